@@ -346,3 +346,74 @@ mod tests {
         assert!(serde_json::from_str::<Card>("\"1S\"").is_err());
     }
 }
+
+/// A set of cards as a 52-bit mask (bit [`Card::index`]); cheap to copy and compare.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CardSet(u64);
+
+impl CardSet {
+    /// The empty set.
+    pub const EMPTY: CardSet = CardSet(0);
+
+    /// Adds a card.
+    pub fn insert(&mut self, card: Card) {
+        self.0 |= 1 << card.index();
+    }
+
+    /// Whether the card is in the set.
+    pub fn contains(self, card: Card) -> bool {
+        self.0 & (1 << card.index()) != 0
+    }
+
+    /// How many cards the set holds.
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The cards in index order.
+    pub fn iter(self) -> impl Iterator<Item = Card> {
+        Card::all().filter(move |card| self.contains(*card))
+    }
+
+    /// The raw mask (bit i is the card with index i).
+    pub fn bits(self) -> u64 {
+        self.0
+    }
+}
+
+impl FromIterator<Card> for CardSet {
+    fn from_iter<I: IntoIterator<Item = Card>>(cards: I) -> CardSet {
+        let mut set = CardSet::EMPTY;
+        for card in cards {
+            set.insert(card);
+        }
+        set
+    }
+}
+
+#[cfg(test)]
+mod card_set_tests {
+    use super::*;
+
+    #[test]
+    fn a_card_set_holds_what_was_inserted() {
+        let set: CardSet = ["AS", "2C", "10H"]
+            .iter()
+            .filter_map(|t| t.parse().ok())
+            .collect();
+        assert_eq!(set.len(), 3);
+        assert!(set.contains(Card::new(Rank::Ace, Suit::Spades)));
+        assert!(!set.contains(Card::new(Rank::Ace, Suit::Hearts)));
+        assert_eq!(
+            set.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            ["2C", "10H", "AS"]
+        );
+        assert!(CardSet::EMPTY.is_empty());
+        assert_eq!(Card::all().collect::<CardSet>().len(), 52);
+    }
+}

@@ -8,6 +8,7 @@ pub mod command;
 pub mod deal;
 pub mod error;
 pub mod game;
+pub mod hint;
 pub mod rules;
 pub mod table;
 

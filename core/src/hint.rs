@@ -1,0 +1,177 @@
+//! Fair hints: one suggested action computed from what the player can see.
+//!
+//! Fairness is structural: the policy receives a [`PlayerView`], which holds the table and the
+//! *set* of cards still in the stock, never their order. Two games that differ only in the
+//! order of the stock produce identical views, hence identical hints.
+
+use crate::cards::{Card, CardSet};
+use crate::game::Game;
+use crate::rules::{Action, PILE_COUNT, PileIndex, Place, Variant};
+
+/// What the player can see of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PlayerView {
+    /// The piles, bottom to top.
+    pub piles: [Vec<Card>; PILE_COUNT],
+    /// The free cell's card.
+    pub cell: Option<Card>,
+    /// The cards still in the stock, as a set (their order is hidden).
+    pub unseen: CardSet,
+    /// The rule variant.
+    pub variant: Variant,
+    /// Jokers the player may still use.
+    pub jokers_left: u8,
+}
+
+impl PlayerView {
+    /// The player's view of a game.
+    pub fn of(game: &Game) -> PlayerView {
+        let table = game.table();
+        PlayerView {
+            piles: table.piles().clone(),
+            cell: table.cell(),
+            unseen: table.stock_in_deal_order().collect(),
+            variant: game.variant(),
+            jokers_left: table.jokers_left(),
+        }
+    }
+
+    fn top(&self, place: Place) -> Option<Card> {
+        match place {
+            Place::Pile(pile) => self.piles.get(pile.index()).and_then(|p| p.last().copied()),
+            Place::Cell => self.cell,
+        }
+    }
+
+    fn pile_len(&self, pile: PileIndex) -> usize {
+        self.piles.get(pile.index()).map_or(0, Vec::len)
+    }
+
+    fn places(&self) -> impl Iterator<Item = Place> + '_ {
+        Place::ALL
+            .into_iter()
+            .filter(|place| *place != Place::Cell || self.variant.has_cell())
+    }
+
+    /// Top cards that may be discarded now.
+    pub fn discards(&self) -> Vec<Place> {
+        self.places()
+            .filter(|&from| {
+                self.top(from).is_some_and(|card| {
+                    !card.is_ace()
+                        && self
+                            .places()
+                            .filter(|&other| other != from)
+                            .filter_map(|other| self.top(other))
+                            .any(|other| card.is_beaten_by(other))
+                })
+            })
+            .collect()
+    }
+
+    /// Moves that uncover a card (from a pile of two or more onto an empty pile or cell).
+    pub fn productive_moves(&self) -> Vec<Action> {
+        let targets: Vec<Place> = self.places().filter(|p| self.top(*p).is_none()).collect();
+        let mut moves = Vec::new();
+        for pile in PileIndex::ALL {
+            let from = Place::Pile(pile);
+            let Some(card) = self.top(from) else { continue };
+            if self.pile_len(pile) < 2 {
+                continue;
+            }
+            for &to in &targets {
+                let allowed = self.variant != Variant::AcesOnly || card.is_ace();
+                if allowed {
+                    moves.push(Action::Move { from, to });
+                }
+            }
+        }
+        moves
+    }
+}
+
+/// A hint's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Hint {
+    /// Take this action.
+    Play(Action),
+    /// Nothing useful is left: the game is over, or resigning is all that remains.
+    NoUsefulMove,
+}
+
+/// Suggests one action for the view.
+///
+/// The policy: discard when possible; otherwise make a productive move; otherwise deal;
+/// otherwise play a joker on the pile it clears most; otherwise there is no useful move.
+pub fn suggest(view: &PlayerView) -> Hint {
+    if let Some(&from) = view.discards().first() {
+        return Hint::Play(Action::Discard { from });
+    }
+    if let Some(&action) = view.productive_moves().first() {
+        return Hint::Play(action);
+    }
+    if !view.unseen.is_empty() {
+        return Hint::Play(Action::Deal);
+    }
+    if view.jokers_left > 0 {
+        let best = PileIndex::ALL
+            .into_iter()
+            .map(|pile| {
+                let removable = view
+                    .piles
+                    .get(pile.index())
+                    .map_or(0, |cards| cards.iter().filter(|c| !c.is_ace()).count());
+                (removable, pile)
+            })
+            .filter(|(removable, _)| *removable > 0)
+            .max_by_key(|(removable, pile)| (*removable, std::cmp::Reverse(*pile)));
+        if let Some((_, pile)) = best {
+            return Hint::Play(Action::Joker { pile });
+        }
+    }
+    Hint::NoUsefulMove
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deal::Deck;
+    use crate::game::GameSetup;
+
+    #[test]
+    fn games_that_differ_only_in_stock_order_get_the_same_hint() {
+        let deck = Deck::from_deal_number(11);
+        let mut cards = deck.cards().to_vec();
+        cards[4..].reverse();
+        let shuffled = Deck::from_cards(&cards).unwrap();
+        let a = Game::new(GameSetup::custom(deck, Variant::Standard, 1));
+        let b = Game::new(GameSetup::custom(shuffled, Variant::Standard, 1));
+        assert_ne!(a.table(), b.table());
+        assert_eq!(PlayerView::of(&a), PlayerView::of(&b));
+        assert_eq!(suggest(&PlayerView::of(&a)), suggest(&PlayerView::of(&b)));
+    }
+
+    #[test]
+    fn every_suggested_action_is_legal() {
+        for number in 0..200 {
+            let mut game = Game::new(GameSetup::numbered(
+                number,
+                Variant::ALL[number as usize % 3],
+                1,
+            ));
+            while !game.status().is_over() {
+                match suggest(&PlayerView::of(&game)) {
+                    Hint::Play(action) => {
+                        assert_eq!(game.check(action), Ok(()), "deal {number}: {action}");
+                        game.execute(crate::Command::Play(action)).unwrap();
+                    }
+                    Hint::NoUsefulMove => break,
+                }
+            }
+            assert!(
+                game.status().is_over(),
+                "deal {number}: hints stopped while playing"
+            );
+        }
+    }
+}
