@@ -9,7 +9,13 @@ pub mod deal;
 pub mod error;
 pub mod game;
 pub mod hint;
+pub mod records;
+pub mod round;
 pub mod rules;
+pub mod save;
+pub mod session;
+pub mod snapshot;
+pub mod stats;
 pub mod table;
 
 pub use cards::{Card, Rank, Suit};

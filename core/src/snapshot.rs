@@ -1,0 +1,150 @@
+//! The snapshot: one plain value with everything a shell draws after an action.
+
+use crate::cards::Card;
+use crate::game::{Counters, Game, Status};
+use crate::hint::Hint;
+use crate::round::Round;
+use crate::rules::{Action, PileIndex, Place, Variant};
+use crate::table::{NON_ACES, Table};
+
+/// What a shell may do with one top card (a pile's top or the cell's card).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TopCard {
+    /// Where the card is.
+    pub place: Place,
+    /// The card.
+    pub card: Card,
+    /// Whether it may be discarded now.
+    pub can_discard: bool,
+    /// Places it may be dropped on (empty piles, the empty cell).
+    pub move_targets: Vec<Place>,
+    /// What a double tap does, if anything.
+    pub smart_move: Option<Action>,
+}
+
+/// Everything a shell needs to draw the table and enable its buttons.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// The four piles, bottom to top.
+    pub piles: Vec<Vec<Card>>,
+    /// The free cell's card.
+    pub cell: Option<Card>,
+    /// Whether the variant has a free cell (draw it).
+    pub has_cell: bool,
+    /// Cards left in the stock.
+    pub stock: u32,
+    /// Cards removed.
+    pub score: u32,
+    /// Non-ace cards still on the table or in the stock (48 − score).
+    pub cards_left: u32,
+    /// Where the game stands.
+    pub status: Status,
+    /// The rule variant.
+    pub variant: Variant,
+    /// The deal number, `None` for a custom deck.
+    pub deal_number: Option<u64>,
+    /// Helper use so far.
+    pub counters: Counters,
+    /// Jokers still available.
+    pub jokers_left: u8,
+    /// Jokers the game started with (0: jokers are off).
+    pub jokers_per_game: u8,
+    /// Piles a joker could clear now.
+    pub joker_targets: Vec<PileIndex>,
+    /// Whether the stock can be dealt.
+    pub can_deal: bool,
+    /// Whether undo is available (and switched on).
+    pub can_undo: bool,
+    /// Whether redo is available (and undo switched on).
+    pub can_redo: bool,
+    /// Whether a hint may be asked for.
+    pub can_hint: bool,
+    /// Whether restart is possible (the game is in progress and not at its start).
+    pub can_restart: bool,
+    /// Every top card with what may be done with it, piles left to right, then the cell.
+    pub tops: Vec<TopCard>,
+    /// The hint just given, until the next action.
+    pub hint: Option<Hint>,
+    /// Active play time so far, in milliseconds.
+    pub play_time_ms: u64,
+    /// The round of five in progress, if any.
+    pub round: Option<Round>,
+    /// The last save failure, if the latest state could not be written.
+    pub save_problem: Option<String>,
+}
+
+/// The parts of a snapshot that come from the session rather than the game.
+#[derive(Clone, Debug, Default)]
+pub struct SessionView {
+    /// Undo switched on.
+    pub undo_enabled: bool,
+    /// Hints switched on.
+    pub hints_enabled: bool,
+    /// The latest hint.
+    pub hint: Option<Hint>,
+    /// Active play time.
+    pub play_time_ms: u64,
+    /// The round in progress.
+    pub round: Option<Round>,
+    /// The last save failure.
+    pub save_problem: Option<String>,
+}
+
+impl Snapshot {
+    /// Builds the snapshot of a game.
+    pub fn of(game: &Game, view: SessionView) -> Snapshot {
+        let table = game.table();
+        let variant = game.variant();
+        let playing = !game.status().is_over();
+        let legal = game.legal_actions();
+        let tops = Table::places(variant)
+            .filter_map(|place| table.top(place).map(|card| (place, card)))
+            .map(|(place, card)| TopCard {
+                place,
+                card,
+                can_discard: legal.contains(&Action::Discard { from: place }),
+                move_targets: legal
+                    .iter()
+                    .filter_map(|action| match *action {
+                        Action::Move { from, to } if from == place => Some(to),
+                        _ => None,
+                    })
+                    .collect(),
+                smart_move: game.smart_action(place).ok(),
+            })
+            .collect();
+        let joker_targets = legal
+            .iter()
+            .filter_map(|action| match *action {
+                Action::Joker { pile } => Some(pile),
+                _ => None,
+            })
+            .collect();
+        let score = u32::try_from(table.score()).unwrap_or(u32::MAX);
+        Snapshot {
+            piles: table.piles().to_vec(),
+            cell: table.cell(),
+            has_cell: variant.has_cell(),
+            stock: u32::try_from(table.stock_len()).unwrap_or(u32::MAX),
+            score,
+            cards_left: (NON_ACES as u32).saturating_sub(score),
+            status: game.status(),
+            variant,
+            deal_number: game.setup().deal_number,
+            counters: game.counters(),
+            jokers_left: table.jokers_left(),
+            jokers_per_game: game.setup().jokers,
+            joker_targets,
+            can_deal: legal.contains(&Action::Deal),
+            can_undo: view.undo_enabled && game.can_undo(),
+            can_redo: view.undo_enabled && game.can_redo(),
+            can_hint: view.hints_enabled && playing,
+            can_restart: playing && *table != Table::new(&game.setup().deck, game.setup().jokers),
+            tops,
+            hint: view.hint,
+            play_time_ms: view.play_time_ms,
+            round: view.round,
+            save_problem: view.save_problem,
+        }
+    }
+}
