@@ -12,7 +12,9 @@
 #   scripts/toolchain.sh env         print `export` lines; use: eval "$(scripts/toolchain.sh env)"
 #   scripts/toolchain.sh swift-run DIR CMD...
 #                                    run CMD inside the Swift root, in DIR (a host directory
-#                                    bind-mounted at the same path inside the root)
+#                                    bind-mounted at the same path inside the root); the
+#                                    environment inside is reset: pass variables with
+#                                    `env VAR=value CMD...`
 #
 # Only package registries are used (npm, Maven Central, Debian's archive); no
 # host names are written here: the Debian mirror is read from the machine's apt
@@ -172,6 +174,7 @@ remove_root() {
 # and SWIFT_RUN_CWD is the working directory inside the root.
 chroot_run() {
   local root=$SWIFT_ROOT
+  # shellcheck disable=SC2016  # the script below is expanded by the inner bash
   unshare --mount --propagation private -- bash -euo pipefail -c '
     root=$1; bind=$2; cwd=$3; shift 3
     cleanup() {
@@ -244,7 +247,13 @@ swift_run() {
   local dir
   dir=$(realpath -e "$1") || die "no such directory: $1"
   shift
-  SWIFT_RUN_BIND="$dir" SWIFT_RUN_CWD="$dir" chroot_run "$@"
+  # Shared lock (in a subshell, so no lock fd outlives the run): a concurrent
+  # `toolchain.sh swift` (exclusive) waits until this run ends.
+  mkdir -p "$TOOLS_DIR"
+  (
+    flock -s 8
+    SWIFT_RUN_BIND="$dir" SWIFT_RUN_CWD="$dir" chroot_run "$@"
+  ) 8>"$TOOLS_DIR/.swift.lock"
 }
 
 # ---- env ----------------------------------------------------------------------
@@ -272,7 +281,7 @@ EOF
 }
 
 usage() {
-  sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 main() {
