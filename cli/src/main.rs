@@ -4,6 +4,9 @@
 //! tools. Run `acesup help` for the list.
 
 mod args;
+mod json;
+mod play;
+mod render;
 
 use std::process::ExitCode;
 
@@ -51,13 +54,13 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             Ok(())
         }
+        "play" => play::run(rest),
         "--version" | "-V" => {
             println!("acesup {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
         _ => Err(CliError::Usage(UsageError::Unexpected(command.to_owned()))),
     };
-    let _ = rest;
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
