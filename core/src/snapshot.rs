@@ -148,3 +148,73 @@ impl Snapshot {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::command::Command;
+    use crate::game::GameSetup;
+
+    fn view() -> SessionView {
+        SessionView {
+            undo_enabled: true,
+            hints_enabled: true,
+            ..SessionView::default()
+        }
+    }
+
+    #[test]
+    fn the_free_cell_card_is_a_top_card_with_its_targets() {
+        let mut game = Game::new(GameSetup::numbered(4, Variant::FreeCell, 1));
+        game.execute("cell 1".parse::<Command>().unwrap()).unwrap();
+        let snap = Snapshot::of(&game, view());
+        assert!(snap.has_cell);
+        assert!(snap.cell.is_some());
+        let cell = snap
+            .tops
+            .iter()
+            .find(|top| top.place == Place::Cell)
+            .unwrap();
+        assert_eq!(cell.move_targets, vec![Place::Pile(PileIndex::ALL[0])]);
+        let pile_two = snap
+            .tops
+            .iter()
+            .find(|top| top.place == Place::Pile(PileIndex::ALL[1]))
+            .unwrap();
+        assert!(
+            pile_two
+                .move_targets
+                .contains(&Place::Pile(PileIndex::ALL[0]))
+        );
+        assert!(
+            !pile_two.move_targets.contains(&Place::Cell),
+            "the cell is occupied"
+        );
+        assert!(snap.can_undo && snap.can_restart);
+    }
+
+    #[test]
+    fn a_finished_game_offers_nothing() {
+        let mut game = Game::new(GameSetup::numbered(4, Variant::Standard, 1));
+        game.execute(Command::Play(Action::Deal)).unwrap();
+        game.execute(Command::Resign).unwrap();
+        let snap = Snapshot::of(&game, view());
+        assert_eq!(snap.status, Status::Resigned);
+        assert!(!snap.can_deal && !snap.can_undo && !snap.can_hint && !snap.can_restart);
+        assert!(snap.joker_targets.is_empty());
+        assert!(snap.tops.iter().all(|top| !top.can_discard
+            && top.move_targets.is_empty()
+            && top.smart_move.is_none()));
+        assert_eq!(snap.cards_left, 48 - snap.score);
+    }
+
+    #[test]
+    fn switched_off_helpers_are_disabled_in_the_snapshot() {
+        let mut game = Game::new(GameSetup::numbered(4, Variant::Standard, 0));
+        game.execute(Command::Play(Action::Deal)).unwrap();
+        let snap = Snapshot::of(&game, SessionView::default());
+        assert!(!snap.can_undo && !snap.can_hint);
+        assert_eq!(snap.jokers_per_game, 0);
+        assert!(snap.joker_targets.is_empty());
+    }
+}

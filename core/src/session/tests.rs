@@ -139,6 +139,15 @@ fn a_hint_is_counted_and_shown_until_the_next_action() {
 }
 
 #[test]
+fn default_settings_match_the_rule_book() {
+    let settings = Settings::default();
+    assert_eq!(settings.variant, Variant::Standard);
+    assert_eq!(settings.jokers_per_game, 1);
+    assert!(settings.undo_enabled && settings.hints_enabled);
+    assert_eq!(settings.round_limit, 5);
+}
+
+#[test]
 fn bad_settings_are_refused() {
     let (clock, _) = manual_clock(0);
     let mut session = Session::in_memory(Settings::default(), clock).unwrap();
