@@ -55,7 +55,7 @@ impl std::fmt::Debug for Session {
 impl Session {
     /// Opens (creating it if needed) the storage directory at `storage_dir`, an absolute path
     /// (Android `filesDir`, iOS Application Support), and resumes the game saved there. Damaged
-    /// files are set aside and listed by [`Session::load_problems`]; only a directory that
+    /// files are set aside and listed by `load_problems`; only a directory that
     /// cannot be used at all is an error. Uses the system clock.
     #[uniffi::constructor]
     pub fn new(storage_dir: String) -> Result<Arc<Session>, GameError> {
@@ -112,7 +112,7 @@ impl Session {
     }
 
     /// Double tap on the card at `place`: discard it if legal, otherwise move it to the
-    /// leftmost empty pile if that move is productive; otherwise [`GameError::NoSmartMove`]
+    /// leftmost empty pile if that move is productive; otherwise the error `NoSmartMove`
     /// says why nothing happened.
     pub fn smart_move(&self, place: Place) -> Result<TableSnapshot, GameError> {
         let place = place.to_core()?;

@@ -108,7 +108,7 @@ impl From<core_cards::Card> for Card {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum Place {
     /// A pile, by 0-based index (0–3). Other indexes are refused with
-    /// [`GameError::NoSuchPile`].
+    /// the error `NoSuchPile`.
     Pile {
         /// 0–3, left to right.
         index: u8,
@@ -650,7 +650,7 @@ impl From<&core_records::GameRecord> for GameRecord {
 /// deleted; everything else loaded.
 #[derive(Clone, Debug, PartialEq, Eq, uniffi::Record)]
 pub struct LoadProblem {
-    /// The case, as [`crate::error_code`] names it: `save_damaged` or `save_wrong_schema`.
+    /// The case, as `error_code` names it: `save_damaged` or `save_wrong_schema`.
     pub code: String,
     /// A readable explanation (English; shells map `code` to their own text).
     pub detail: String,

@@ -726,7 +726,7 @@ public protocol SessionProtocol: AnyObject, Sendable {
     
     /**
      * Double tap on the card at `place`: discard it if legal, otherwise move it to the
-     * leftmost empty pile if that move is productive; otherwise [`GameError::NoSmartMove`]
+     * leftmost empty pile if that move is productive; otherwise the error `NoSmartMove`
      * says why nothing happened.
      */
     func smartMove(place: Place) throws  -> TableSnapshot
@@ -810,7 +810,7 @@ open class Session: SessionProtocol, @unchecked Sendable {
     /**
      * Opens (creating it if needed) the storage directory at `storage_dir`, an absolute path
      * (Android `filesDir`, iOS Application Support), and resumes the game saved there. Damaged
-     * files are set aside and listed by [`Session::load_problems`]; only a directory that
+     * files are set aside and listed by `load_problems`; only a directory that
      * cannot be used at all is an error. Uses the system clock.
      */
 public convenience init(storageDir: String)throws  {
@@ -1091,7 +1091,7 @@ open func settings() -> Settings  {
     
     /**
      * Double tap on the card at `place`: discard it if legal, otherwise move it to the
-     * leftmost empty pile if that move is productive; otherwise [`GameError::NoSmartMove`]
+     * leftmost empty pile if that move is productive; otherwise the error `NoSmartMove`
      * says why nothing happened.
      */
 open func smartMove(place: Place)throws  -> TableSnapshot  {
@@ -1876,7 +1876,7 @@ public func FfiConverterTypeHintResult_lower(_ value: HintResult) -> RustBuffer 
  */
 public struct LoadProblem: Equatable, Hashable {
     /**
-     * The case, as [`crate::error_code`] names it: `save_damaged` or `save_wrong_schema`.
+     * The case, as `error_code` names it: `save_damaged` or `save_wrong_schema`.
      */
     public var code: String
     /**
@@ -1888,7 +1888,7 @@ public struct LoadProblem: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * The case, as [`crate::error_code`] names it: `save_damaged` or `save_wrong_schema`.
+         * The case, as `error_code` names it: `save_damaged` or `save_wrong_schema`.
          */code: String, 
         /**
          * A readable explanation (English; shells map `code` to their own text).
@@ -3774,7 +3774,7 @@ public enum Place: Equatable, Hashable {
     
     /**
      * A pile, by 0-based index (0–3). Other indexes are refused with
-     * [`GameError::NoSuchPile`].
+     * the error `NoSuchPile`.
      */
     case pile(
         /**
@@ -4866,7 +4866,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_acesup_checksum_method_session_settings() != 40274) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_acesup_checksum_method_session_smart_move() != 114) {
+    if (uniffi_acesup_checksum_method_session_smart_move() != 11768) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_acesup_checksum_method_session_snapshot() != 7514) {
@@ -4893,7 +4893,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_acesup_checksum_constructor_session_in_memory() != 39390) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_acesup_checksum_constructor_session_new() != 41839) {
+    if (uniffi_acesup_checksum_constructor_session_new() != 10795) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_acesup_checksum_constructor_session_with_time_source() != 16303) {

@@ -1059,7 +1059,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_acesup_checksum_method_session_settings() and 0xFFFF) != 40274) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_acesup_checksum_method_session_smart_move() and 0xFFFF) != 114) {
+    if ((lib.uniffi_acesup_checksum_method_session_smart_move() and 0xFFFF) != 11768) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_acesup_checksum_method_session_snapshot() and 0xFFFF) != 7514) {
@@ -1086,7 +1086,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_acesup_checksum_constructor_session_in_memory() and 0xFFFF) != 39390) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_acesup_checksum_constructor_session_new() and 0xFFFF) != 41839) {
+    if ((lib.uniffi_acesup_checksum_constructor_session_new() and 0xFFFF) != 10795) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_acesup_checksum_constructor_session_with_time_source() and 0xFFFF) != 16303) {
@@ -1674,7 +1674,7 @@ public interface SessionInterface {
     
     /**
      * Double tap on the card at `place`: discard it if legal, otherwise move it to the
-     * leftmost empty pile if that move is productive; otherwise [`GameError::NoSmartMove`]
+     * leftmost empty pile if that move is productive; otherwise the error `NoSmartMove`
      * says why nothing happened.
      */
     fun `smartMove`(`place`: Place): TableSnapshot
@@ -1745,7 +1745,7 @@ open class Session: Disposable, AutoCloseable, SessionInterface
     /**
      * Opens (creating it if needed) the storage directory at `storage_dir`, an absolute path
      * (Android `filesDir`, iOS Application Support), and resumes the game saved there. Damaged
-     * files are set aside and listed by [`Session::load_problems`]; only a directory that
+     * files are set aside and listed by `load_problems`; only a directory that
      * cannot be used at all is an error. Uses the system clock.
      */
     constructor(`storageDir`: kotlin.String) :
@@ -2145,7 +2145,7 @@ open class Session: Disposable, AutoCloseable, SessionInterface
     
     /**
      * Double tap on the card at `place`: discard it if legal, otherwise move it to the
-     * leftmost empty pile if that move is productive; otherwise [`GameError::NoSmartMove`]
+     * leftmost empty pile if that move is productive; otherwise the error `NoSmartMove`
      * says why nothing happened.
      */
     @Throws(GameException::class)override fun `smartMove`(`place`: Place): TableSnapshot {
@@ -2979,7 +2979,7 @@ public object FfiConverterTypeHintResult: FfiConverterRustBuffer<HintResult> {
  */
 data class LoadProblem (
     /**
-     * The case, as [`crate::error_code`] names it: `save_damaged` or `save_wrong_schema`.
+     * The case, as `error_code` names it: `save_damaged` or `save_wrong_schema`.
      */
     var `code`: kotlin.String
     , 
@@ -4920,7 +4920,7 @@ sealed class Place {
     
     /**
      * A pile, by 0-based index (0–3). Other indexes are refused with
-     * [`GameError::NoSuchPile`].
+     * the error `NoSuchPile`.
      */
     data class Pile(
         /**
