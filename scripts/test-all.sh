@@ -98,10 +98,23 @@ if wanted kotlin; then
   section "kotlin (JVM, JUnit 4, JNA)"
   if [[ ${tools_ok[kotlin]} == yes && $bindings_ok == yes ]]; then
     classes="$root/build/kotlin/classes"
-    rm -rf "$classes"
-    if run "kotlinc" "$logs/kotlinc.log" "$KOTLINC" -nowarn \
-        bindings/kotlin/app/acesup/core/acesup.kt tests/kotlin-runner/*.kt \
-        -cp "$JNA_JAR:$JUNIT_CP" -d "$classes"; then
+    kotlin_sources=(bindings/kotlin/app/acesup/core/acesup.kt tests/kotlin-runner/*.kt)
+    # Recompile only when a source or the compiler changed (kotlinc takes ~30 s).
+    inputs=$(cat "${kotlin_sources[@]}" <(echo "$KOTLINC $JNA_JAR $JUNIT_CP") | sha256sum | cut -d' ' -f1)
+    stamp="$root/build/kotlin/inputs.sha256"
+    compiled=no
+    if [[ -d "$classes" && -f "$stamp" && "$(cat "$stamp")" == "$inputs" ]]; then
+      echo "---- kotlinc: sources unchanged, reusing build/kotlin/classes"
+      compiled=yes
+    else
+      rm -rf "$classes" "$stamp"
+      if run "kotlinc" "$logs/kotlinc.log" "$KOTLINC" -nowarn "${kotlin_sources[@]}" \
+          -cp "$JNA_JAR:$JUNIT_CP" -d "$classes"; then
+        echo "$inputs" >"$stamp"
+        compiled=yes
+      fi
+    fi
+    if [[ $compiled == yes ]]; then
       ran[kotlin]=yes
       kotlin_status=0
       run "junit" "$logs/junit.log" java -Djna.library.path="$lib_dir" \
