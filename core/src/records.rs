@@ -15,6 +15,9 @@ use crate::table::NON_ACES;
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
+    /// A random number that tells this game apart from every other (set by the session).
+    #[serde(default)]
+    pub id: u64,
     /// Deck, deal number, variant and jokers.
     pub setup: GameSetup,
     /// How the game ended (never `playing`).
@@ -64,6 +67,7 @@ impl GameRecord {
             return Err(RecordError::NotFinished);
         }
         Ok(GameRecord {
+            id: 0,
             setup: game.setup().clone(),
             status: game.status(),
             score: score_of(game),

@@ -155,6 +155,9 @@ pub fn system_clock() -> Clock {
 /// the log must replay to (checked on load), and its timing.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct SavedGame {
+    /// The game's random id (records use it to count each game once).
+    #[serde(default)]
+    id: u64,
     setup: GameSetup,
     log: Vec<Command>,
     table: Table,
@@ -211,6 +214,7 @@ impl Progress {
 /// The game in progress with its timing.
 #[derive(Clone, Debug)]
 struct Current {
+    id: u64,
     game: Game,
     started_at_ms: u64,
     play_time_ms: u64,
@@ -221,6 +225,7 @@ struct Current {
 impl Current {
     fn new(game: Game, now: u64) -> Current {
         Current {
+            id: rand::random(),
             game,
             started_at_ms: now,
             play_time_ms: 0,
@@ -243,6 +248,7 @@ impl Current {
 
     fn saved(&self, now: u64) -> SavedGame {
         SavedGame {
+            id: self.id,
             setup: self.game.setup().clone(),
             log: self.game.log().to_vec(),
             table: self.game.table().clone(),
@@ -336,6 +342,7 @@ impl Session {
         }) {
             let (saved, game) = saved;
             session.current = Current {
+                id: saved.id,
                 game,
                 started_at_ms: saved.started_at_ms,
                 play_time_ms: saved.play_time_ms,
@@ -589,10 +596,9 @@ impl Session {
             self.current.started_at_ms,
             now,
         );
-        if let Ok(record) = record {
-            let duplicate = self.records.last().is_some_and(|last| {
-                last.setup == record.setup && last.started_at_ms == record.started_at_ms
-            });
+        if let Ok(mut record) = record {
+            record.id = self.current.id;
+            let duplicate = self.records.iter().any(|known| known.id == record.id);
             if !duplicate {
                 self.progress.statistics.add(&record);
                 if let Some(round) = self.progress.round.as_mut().filter(|r| !r.is_complete()) {

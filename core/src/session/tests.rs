@@ -355,6 +355,19 @@ fn a_crash_between_saves_neither_loses_nor_double_counts_a_game() {
 }
 
 #[test]
+fn two_games_of_the_same_deal_started_in_the_same_millisecond_both_count() {
+    let (clock, _) = manual_clock(0);
+    let mut session = Session::in_memory(Settings::default(), clock).unwrap();
+    for _ in 0..2 {
+        session.new_game(numbered(50)).unwrap();
+        run(&mut session, "deal; resign");
+    }
+    assert_eq!(session.records().len(), 2);
+    assert_ne!(session.records()[0].id, session.records()[1].id);
+    assert_eq!(session.statistics().standard.played, 2);
+}
+
+#[test]
 fn a_new_game_resigns_a_started_game_but_drops_an_untouched_one() {
     let (clock, _) = manual_clock(0);
     let mut session = Session::in_memory(Settings::default(), clock).unwrap();
