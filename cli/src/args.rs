@@ -115,8 +115,12 @@ mod tests {
 
     #[test]
     fn reads_values_switches_and_positionals() {
-        let args = Args::parse(&words("--deal 7 --json --variant=free-cell x"), &["deal", "variant"], &["json"])
-            .unwrap();
+        let args = Args::parse(
+            &words("--deal 7 --json --variant=free-cell x"),
+            &["deal", "variant"],
+            &["json"],
+        )
+        .unwrap();
         assert_eq!(args.parsed::<u64>("deal").unwrap(), Some(7));
         assert_eq!(args.value("variant"), Some("free-cell"));
         assert!(args.flag("json"));
@@ -125,10 +129,22 @@ mod tests {
 
     #[test]
     fn refuses_unknown_missing_and_malformed() {
-        assert!(matches!(Args::parse(&words("--nope"), &[], &[]), Err(UsageError::UnknownOption(_))));
-        assert!(matches!(Args::parse(&words("--deal"), &["deal"], &[]), Err(UsageError::MissingValue(_))));
+        assert!(matches!(
+            Args::parse(&words("--nope"), &[], &[]),
+            Err(UsageError::UnknownOption(_))
+        ));
+        assert!(matches!(
+            Args::parse(&words("--deal"), &["deal"], &[]),
+            Err(UsageError::MissingValue(_))
+        ));
         let args = Args::parse(&words("--deal x"), &["deal"], &[]).unwrap();
-        assert!(matches!(args.parsed::<u64>("deal"), Err(UsageError::BadValue { .. })));
-        assert!(matches!(Args::parse(&words("--json=1"), &[], &["json"]), Err(UsageError::UnknownOption(_))));
+        assert!(matches!(
+            args.parsed::<u64>("deal"),
+            Err(UsageError::BadValue { .. })
+        ));
+        assert!(matches!(
+            Args::parse(&words("--json=1"), &[], &["json"]),
+            Err(UsageError::UnknownOption(_))
+        ));
     }
 }

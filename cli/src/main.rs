@@ -4,6 +4,8 @@
 //! tools. Run `acesup help` for the list.
 
 mod args;
+mod solve;
+mod survey;
 
 use std::process::ExitCode;
 
@@ -36,6 +38,8 @@ usage: acesup <command> [options]
 
 commands:
   play       play in the terminal (resumes your saved game), or run a script with --actions
+  solve      solve a deal with the stock order known (winnable? best score, solution)
+  survey     solve many random deals: winnable fraction, score histogram, solve times
   help       this text
 
 Run `acesup <command> --help` for a command's options.";
@@ -55,6 +59,8 @@ fn main() -> ExitCode {
             println!("acesup {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
+        "solve" => solve::run(rest),
+        "survey" => survey::run(rest),
         _ => Err(CliError::Usage(UsageError::Unexpected(command.to_owned()))),
     };
     let _ = rest;

@@ -10,6 +10,7 @@ pub mod error;
 pub mod game;
 pub mod hint;
 pub mod rules;
+pub mod solver;
 pub mod table;
 
 pub use cards::{Card, Rank, Suit};
