@@ -175,20 +175,6 @@ pub fn solve(table: &Table, variant: Variant, jokers_per_game: u8, budget: Budge
     let upper = lay.upper_bound(&root).max(best);
     let nodes = search.nodes;
     drop(search);
-    if std::env::var_os("ACESUP_STATS").is_some() {
-        search::STATS.with(|st| {
-            for (d, row) in st.borrow().iter().enumerate() {
-                if row[0] > 0 {
-                    eprintln!(
-                        "depth {d}: {} expansions, closure {:.1}, candidates {:.1}",
-                        row[0],
-                        row[1] as f64 / row[0] as f64,
-                        row[2] as f64 / row[0] as f64
-                    );
-                }
-            }
-        });
-    }
     // The game ends at the first won or stuck position: cut the line there (the score cannot
     // rise after it), then play it on to the end if it stops early.
     let mut end = root;

@@ -94,52 +94,144 @@ impl Layout {
         None
     }
 
-    /// An upper bound on the best final score from `pos` (shortcut 2).
-    ///
-    /// Counts as lost for good every card that can never be discarded:
-    /// - in the aces-only variant a non-ace never moves, so a non-ace whose every higher card of
-    ///   its suit still in play lies *below* it in its own pile can never be discarded (those
-    ///   cards can only show after it leaves, and it can only leave by a discard), and neither
-    ///   can any card below it in that pile.
+    /// An upper bound on the best final score from `pos` (shortcut 2): 48 minus the non-aces
+    /// proven *dead* (never discardable). See [`Layout::dead_cards`].
     pub fn upper_bound(&self, pos: &Pos) -> u8 {
-        let mut lost = 0u32;
-        if self.variant == crate::rules::Variant::AcesOnly {
-            let alive = self.alive(pos);
-            for p in 0..PILE_COUNT {
-                let pile = self.pile_mask.get(p).copied().unwrap_or(0);
-                let home = pos.home & pile;
-                let mut rest = home & !self.ace_mask;
-                // Highest dead card in the pile: everything from it down is dead.
-                let mut dead_from: Option<u8> = None;
-                while rest != 0 {
-                    let slot = 63 - rest.leading_zeros() as u8;
-                    rest &= !(1u64 << slot);
-                    let s = usize::from(at(&self.suit, usize::from(slot)));
-                    let higher = self.suit_mask.get(s).copied().unwrap_or(0)
-                        & alive
-                        & !at(&self.lower, usize::from(slot))
-                        & !(1u64 << slot);
-                    let below = home & ((1u64 << slot) - 1);
-                    if higher & !below == 0 {
-                        dead_from = Some(slot);
-                        break;
-                    }
-                }
-                if let Some(slot) = dead_from {
-                    let f = pos.foreign.get(p).copied().unwrap_or(NONE);
-                    let dead_home = home & ((2u64 << slot) - 1) & !self.ace_mask;
-                    lost += dead_home.count_ones();
-                    if f != NONE && self.ace_mask & (1u64 << (f & 63)) == 0 {
-                        lost += 1;
-                    }
-                }
+        let dead = self.dead_cards(pos);
+        WIN.saturating_sub((dead & !self.ace_mask).count_ones() as u8)
+    }
+
+    /// Cards (slots) that can never be discarded from `pos`, or 0 when nothing is proven.
+    ///
+    /// *The no-move world.* Call a pile's *sequence* the cards it holds now (a moved-in card at
+    /// the bottom, then its home cards) followed by the stock cards that will be dealt onto it.
+    /// While no card moves, two cards of one sequence are never both top cards (the later one
+    /// lies on the earlier one until it leaves for good), so neither can justify discarding the
+    /// other. Compute the set `D` as the least fixpoint of: a non-ace `X` is in `D` if (i) it is
+    /// on the table below a card of `D` in its pile, or (ii) every card of its suit that is higher
+    /// and still in play is in `X`'s own sequence or lies on the table below a card of `D`.
+    /// By induction on time (take the first discard of a `D` card: every `D` card is still in
+    /// place, so by (i)/(ii) no higher card of its suit can show beside it), no `D` card is ever
+    /// discarded *as long as no card moves*.
+    ///
+    /// *When nothing can move.* In the aces-only variant non-aces never move, and an ace can
+    /// justify a discard unless it lies below `X` (both on the table) in `X`'s pile or below a
+    /// `D` card;
+    /// the rule is applied with only those aces excluded, so `D` holds for every line. In the
+    /// standard variant a move needs an empty pile: if no pile is empty now and every pile holds
+    /// an ace or a `D` card (neither can ever leave while nothing moves), no pile can ever become
+    /// empty, so nothing ever moves and `D` holds for every line. Otherwise (and in the free-cell
+    /// variant, or with jokers left, which remove any card) nothing is claimed.
+    pub fn dead_cards(&self, pos: &Pos) -> u64 {
+        use crate::rules::Variant;
+        if self.variant == Variant::FreeCell || (self.jokers_on && pos.jokers > 0) {
+            return 0;
+        }
+        let aces_only = self.variant == Variant::AcesOnly;
+        let stock = self.stock_mask(pos);
+        let mut table = pos.home;
+        for &f in &pos.foreign {
+            if f != NONE {
+                table |= 1u64 << (f & 63);
             }
         }
-        if self.jokers_on && pos.jokers > 0 {
-            // A joker can remove any card: the simple bound would need care; keep it trivial.
-            lost = 0;
+        let alive = table | stock;
+        // Each pile's sequence, and for each slot the table cards below it in its pile.
+        let mut seq = [0u64; PILE_COUNT];
+        for (p, s) in seq.iter_mut().enumerate() {
+            let f = pos.foreign.get(p).copied().unwrap_or(NONE);
+            *s = (pos.home | stock) & self.pile_mask.get(p).copied().unwrap_or(0);
+            if f != NONE {
+                *s |= 1u64 << (f & 63);
+            }
         }
-        WIN.saturating_sub(lost as u8)
+        let pile_of = |slot: u8| -> usize {
+            for (p, s) in seq.iter().enumerate() {
+                if s & (1u64 << (slot & 63)) != 0 {
+                    return p;
+                }
+            }
+            PILE_COUNT
+        };
+        // Table cards of pile p strictly below `slot` (foreign card lowest, then slot order).
+        let below = |p: usize, slot: u8| -> u64 {
+            let s = seq.get(p).copied().unwrap_or(0) & table;
+            let f = pos.foreign.get(p).copied().unwrap_or(NONE);
+            if f == slot {
+                return 0;
+            }
+            let mut m = s & ((1u64 << (slot & 63)) - 1) & !(1u64 << (f & 63));
+            if f != NONE {
+                m |= 1u64 << (f & 63);
+            }
+            m & s
+        };
+        let mut dead = 0u64;
+        loop {
+            // Table cards below a dead card.
+            let mut buried = 0u64;
+            for p in 0..PILE_COUNT {
+                let d = dead & table & seq.get(p).copied().unwrap_or(0);
+                if d != 0 {
+                    // The highest dead card of the pile (the foreign card is the lowest).
+                    let home_d = d & self.pile_mask.get(p).copied().unwrap_or(0);
+                    let top_dead = if home_d != 0 {
+                        63 - home_d.leading_zeros() as u8
+                    } else {
+                        pos.foreign.get(p).copied().unwrap_or(NONE)
+                    };
+                    buried |= below(p, top_dead);
+                }
+            }
+            let mut changed = false;
+            let mut rest = alive & !self.ace_mask & !dead;
+            while rest != 0 {
+                let x = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                let xb = 1u64 << x;
+                let p = pile_of(x);
+                let own = seq.get(p).copied().unwrap_or(0);
+                let is_dead = if buried & xb != 0 {
+                    true
+                } else {
+                    let s = usize::from(at(&self.suit, usize::from(x)));
+                    let higher = alive
+                        & self.suit_mask.get(s).copied().unwrap_or(0)
+                        & !at(&self.lower, usize::from(x))
+                        & !xb;
+                    let blocked = if aces_only {
+                        // An ace below a card still to be dealt may move away first.
+                        let stuck_aces = if table & xb != 0 {
+                            below(p, x) & self.ace_mask
+                        } else {
+                            0
+                        };
+                        (own & !self.ace_mask) | stuck_aces
+                    } else {
+                        own
+                    };
+                    higher & !blocked & !buried == 0
+                };
+                if is_dead {
+                    dead |= xb;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        if aces_only || dead == 0 {
+            return dead;
+        }
+        // Standard: valid only if no pile can ever become empty.
+        for s in &seq {
+            let held = s & table;
+            if held == 0 || held & (self.ace_mask | dead) == 0 {
+                return 0;
+            }
+        }
+        dead
     }
 }
 
@@ -183,6 +275,9 @@ pub(crate) struct Search<'a> {
     path: Vec<Act>,
     pools: Vec<Closure>,
     found: bool,
+    /// Candidates tried per phase: all of them in the exact search, the first few (in move
+    /// order) in the probes that look for a good line quickly.
+    width: usize,
 }
 
 impl<'a> Search<'a> {
@@ -200,14 +295,39 @@ impl<'a> Search<'a> {
             path: Vec::new(),
             pools: Vec::new(),
             found: false,
+            width: usize::MAX,
         }
     }
 
     /// Solves from `root`. Returns whether the answer is exact (else the budget ran out).
+    ///
+    /// First come narrow probes (only the first 1, 2, then 3 candidates of each phase, in move
+    /// order, each with its own table and an eighth of the budget): they often find a win fast,
+    /// and otherwise give the exact search a good score to beat. Their lines are real lines, so
+    /// a win they find is a proven win; their values are never stored for the exact search.
     pub fn run(&mut self, root: Pos) -> bool {
         self.best = self.lay.score(&root);
         self.best_line.clear();
         self.found = false;
+        let limit = self.node_limit;
+        for width in [1] {
+            if self.best >= WIN {
+                break;
+            }
+            self.width = width;
+            self.node_limit = self.nodes.saturating_add(limit / 8).min(limit);
+            self.search(root, 0);
+            self.tt.clear();
+            if self.nodes >= limit {
+                break;
+            }
+            self.aborted = false;
+        }
+        self.width = usize::MAX;
+        self.node_limit = limit;
+        if self.best >= WIN && self.found {
+            return true;
+        }
         self.search(root, 0);
         !self.aborted
     }
@@ -278,7 +398,8 @@ impl<'a> Search<'a> {
                 push(&mut pool, Act::Discard(place));
                 continue;
             }
-            pool.candidates.push((index, order_key(lay, &pos)));
+            pool.candidates
+                .push((index, order_key(lay, &pos, stock_empty)));
             for from in 0..places {
                 if disc & (1 << from) != 0 {
                     push(&mut pool, Act::Discard(from as u8));
@@ -338,13 +459,18 @@ impl<'a> Search<'a> {
         let lay = self.lay;
         let key = lay.key(&pos);
         let alpha = self.best;
-        if let Some(e) = self.tt.get(&key)
+        let final_phase = lay.stock_empty(&pos);
+        if !final_phase
+            && let Some(e) = self.tt.get(&key)
             && (e.exact || e.value <= alpha)
         {
             return (e.value, e.exact);
         }
         let ub = lay.upper_bound(&pos);
         if ub <= alpha {
+            if final_phase {
+                return (ub, false);
+            }
             self.tt.insert(
                 key,
                 Entry {
@@ -362,15 +488,6 @@ impl<'a> Search<'a> {
             return (WIN, false);
         };
         let mut candidates = std::mem::take(&mut pool.candidates);
-        if std::env::var_os("ACESUP_STATS").is_some() {
-            STATS.with(|st| {
-                let mut st = st.borrow_mut();
-                let d = depth.min(15);
-                st[d][0] += 1;
-                st[d][1] += pool.nodes.len() as u64;
-                st[d][2] += candidates.len() as u64;
-            });
-        }
         if lay.stock_empty(&pos) {
             let mut best: Option<(u8, u32)> = None;
             for &(index, _) in &candidates {
@@ -390,7 +507,6 @@ impl<'a> Search<'a> {
             if let Some(pool) = self.pools.get_mut(depth) {
                 pool.candidates = candidates;
             }
-            self.tt.insert(key, Entry { value, exact: true });
             return (value, true);
         }
         candidates.sort_unstable_by_key(|&(_, order)| std::cmp::Reverse(order));
@@ -446,9 +562,24 @@ impl<'a> Search<'a> {
     }
 }
 
-/// Move ordering: try first the positions that look best (more removed, more empty piles).
-fn order_key(lay: &Layout, pos: &Pos) -> u32 {
-    let score = u32::from(lay.score(pos));
+/// Move ordering: try first the positions that look best: the score after the next deal and
+/// the discards it allows at once, then empty piles, then aces at the bottom of piles.
+fn order_key(lay: &Layout, pos: &Pos, stock_empty: bool) -> u32 {
+    let ahead = if stock_empty {
+        *pos
+    } else {
+        let mut next = lay.apply(pos, Act::Deal);
+        loop {
+            let tops = lay.tops(&next);
+            let disc = lay.discardable(&tops);
+            if disc == 0 {
+                break;
+            }
+            next = lay.apply(&next, Act::Discard(disc.trailing_zeros() as u8));
+        }
+        next
+    };
+    let score = u32::from(lay.score(&ahead));
     let mut empty = 0u32;
     let mut ace_bottoms = 0u32;
     for p in 0..PILE_COUNT {
@@ -470,9 +601,4 @@ fn order_key(lay: &Layout, pos: &Pos) -> u32 {
         }
     }
     score * 64 + empty * 8 + ace_bottoms
-}
-
-thread_local! {
-    /// Per depth: expansions, closure nodes, candidates (debug statistics).
-    pub static STATS: std::cell::RefCell<[[u64; 3]; 16]> = const { std::cell::RefCell::new([[0; 3]; 16]) };
 }

@@ -275,3 +275,100 @@ fn still_winnable_solves_an_earlier_position() {
     }
     check_replay(&game, &now);
 }
+
+#[test]
+fn upper_bounds_are_never_below_the_reference() {
+    let mut rng = Rng(5);
+    for variant in [Variant::Standard, Variant::AcesOnly] {
+        for _ in 0..400 {
+            let game = random_position(&mut rng, variant, 0, 2);
+            let table = game.table();
+            let (lay, root) = Layout::new(table, variant, 0).unwrap();
+            let Some(reference) = reference::best_score(&lay, root, 2_000_000) else {
+                continue;
+            };
+            let ub = lay.upper_bound(&root);
+            if ub < reference {
+                let dead = lay.dead_cards(&root);
+                let cards: Vec<String> = (0..lay.slot_count)
+                    .filter(|s| dead & (1u64 << s) != 0)
+                    .map(|s| lay.card_of(s).unwrap().to_string())
+                    .collect();
+                let piles: Vec<String> = table
+                    .piles()
+                    .iter()
+                    .map(|p| {
+                        p.iter()
+                            .map(|c| c.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                    .collect();
+                let stock: Vec<String> =
+                    table.stock_in_deal_order().map(|c| c.to_string()).collect();
+                panic!(
+                    "{variant}: ub {ub} < {reference}; dead {cards:?}; piles {piles:?}; stock {stock:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn upper_bounds_hold_deep_in_the_tree() {
+    let mut rng = Rng(11);
+    for variant in [Variant::Standard, Variant::AcesOnly] {
+        for _ in 0..30 {
+            let game = random_position(&mut rng, variant, 0, 3);
+            let (lay, root) = Layout::new(game.table(), variant, 0).unwrap();
+            let mut seen: std::collections::HashSet<u128> = Default::default();
+            let mut stack = vec![root];
+            let mut acts = Vec::new();
+            let mut checked = 0;
+            while let Some(pos) = stack.pop() {
+                if seen.len() > 20_000 {
+                    break;
+                }
+                lay.legal(&pos, &mut acts);
+                for &a in &acts {
+                    let next = lay.apply(&pos, a);
+                    if seen.insert(lay.key(&next)) {
+                        stack.push(next);
+                    }
+                }
+                if seen.len() % 37 == 0 {
+                    let ub = lay.upper_bound(&pos);
+                    if ub < 48 {
+                        let reference = reference::best_score(&lay, pos, 2_000_000).unwrap();
+                        checked += 1;
+                        if ub < reference {
+                            let t = lay.to_table(&pos, game.table()).unwrap();
+                            let dead = lay.dead_cards(&pos);
+                            let cards: Vec<String> = (0..lay.slot_count)
+                                .filter(|s| dead & (1u64 << s) != 0)
+                                .map(|s| lay.card_of(s).unwrap().to_string())
+                                .collect();
+                            let piles: Vec<String> = t
+                                .piles()
+                                .iter()
+                                .map(|p| {
+                                    p.iter()
+                                        .map(|c| c.to_string())
+                                        .collect::<Vec<_>>()
+                                        .join(" ")
+                                })
+                                .collect();
+                            let stock: Vec<String> =
+                                t.stock_in_deal_order().map(|c| c.to_string()).collect();
+                            panic!(
+                                "{variant}: ub {ub} < {reference}; dead {cards:?}; piles {piles:?}; stock {stock:?}; foreign {:?}",
+                                pos.foreign
+                            );
+                        }
+                    }
+                }
+            }
+            let _ = checked;
+        }
+    }
+}
