@@ -4,6 +4,7 @@
 //! tools. Run `acesup help` for the list.
 
 mod args;
+mod autoplay;
 mod solve;
 mod survey;
 
@@ -39,6 +40,7 @@ usage: acesup <command> [options]
 commands:
   play       play in the terminal (resumes your saved game), or run a script with --actions
   solve      solve a deal with the stock order known (winnable? best score, solution)
+  autoplay   play many deals by following the hints (or the greedy baseline)
   survey     solve many random deals: winnable fraction, score histogram, solve times
   help       this text
 
@@ -61,6 +63,7 @@ fn main() -> ExitCode {
         }
         "solve" => solve::run(rest),
         "survey" => survey::run(rest),
+        "autoplay" => autoplay::run(rest),
         _ => Err(CliError::Usage(UsageError::Unexpected(command.to_owned()))),
     };
     let _ = rest;

@@ -336,7 +336,7 @@ fn upper_bounds_hold_deep_in_the_tree() {
                         stack.push(next);
                     }
                 }
-                if seen.len() % 37 == 0 {
+                if seen.len().is_multiple_of(37) {
                     let ub = lay.upper_bound(&pos);
                     if ub < 48 {
                         let reference = reference::best_score(&lay, pos, 2_000_000).unwrap();

@@ -1,8 +1,16 @@
 //! Fair hints: one suggested action computed from what the player can see.
 //!
+//! [`suggest`] is the strong policy (module `strong`): a search over the positions reachable
+//! before the next deal, each valued by the expectation over sampled next deals of the best
+//! position reachable after it. [`greedy`] is the simple baseline.
+//!
 //! Fairness is structural: the policy receives a [`PlayerView`], which holds the table and the
 //! *set* of cards still in the stock, never their order. Two games that differ only in the
 //! order of the stock produce identical views, hence identical hints.
+
+mod strong;
+
+pub use strong::{HintConfig, suggest_with};
 
 use crate::cards::{Card, CardSet};
 use crate::game::Game;
@@ -99,11 +107,15 @@ pub enum Hint {
     NoUsefulMove,
 }
 
-/// Suggests one action for the view.
-///
-/// The policy: discard when possible; otherwise make a productive move; otherwise deal;
-/// otherwise play a joker on the pile it clears most; otherwise there is no useful move.
+/// Suggests one action for the view: the strong policy of [`strong`] (see there).
 pub fn suggest(view: &PlayerView) -> Hint {
+    strong::suggest(view)
+}
+
+/// The simple greedy policy, kept as a baseline: discard when possible; otherwise make a
+/// productive move; otherwise deal; otherwise play a joker on the pile it clears most;
+/// otherwise there is no useful move.
+pub fn greedy(view: &PlayerView) -> Hint {
     if let Some(&from) = view.discards().first() {
         return Hint::Play(Action::Discard { from });
     }
