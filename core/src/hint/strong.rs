@@ -33,6 +33,8 @@ use crate::rules::{Action, PILE_COUNT, PileIndex, Place, Variant};
 const CAP: usize = 24;
 /// No card.
 const NO: u8 = 255;
+/// Candidates valued per hint at most (the nearest ones, breadth first).
+const MAX_CANDIDATES: usize = 160;
 /// The cell's place index.
 const CELL: u8 = 4;
 
@@ -57,6 +59,15 @@ pub struct HintConfig {
     pub self_block: f32,
     /// Value of a high card (queen, king) lying under other cards.
     pub high_buried: f32,
+    /// Value per squared pile height (tall piles bury cards).
+    pub height2: f32,
+    /// Next-but-one rows sampled to value each position after the next deal (0: none, use
+    /// the static evaluation directly).
+    pub lookahead: usize,
+    /// Risk appetite: samples are averaged as `exp(risk × value)` (0: plain mean). Winning
+    /// needs every card, so a policy that aims at wins rather than at a high mean score should
+    /// prefer lines that sometimes go very well.
+    pub risk: f32,
     /// Bonus for a won game.
     pub win: f32,
 }
@@ -73,6 +84,9 @@ impl Default for HintConfig {
             cell_empty: 1.0,
             self_block: -0.5,
             high_buried: -0.3,
+            height2: 0.0,
+            lookahead: 0,
+            risk: 0.0,
             win: 30.0,
         }
     }
@@ -488,8 +502,10 @@ fn evaluate(s: &S, variant: Variant, cfg: &HintConfig, unseen_non_aces: u32) -> 
     let mut ace_buried = 0u32;
     let mut self_block = 0u32;
     let mut high_buried = 0u32;
+    let mut height2 = 0u32;
     for p in 0..PILE_COUNT {
         let len = s.len(p);
+        height2 += (len * len) as u32;
         let cards = s
             .piles
             .get(p)
@@ -535,6 +551,7 @@ fn evaluate(s: &S, variant: Variant, cfg: &HintConfig, unseen_non_aces: u32) -> 
         + cfg.ace_buried * ace_buried as f32
         + cfg.self_block * self_block as f32
         + cfg.high_buried * high_buried as f32
+        + cfg.height2 * height2 as f32
         + cfg.joker * f32::from(s.jokers);
     if variant.has_cell() && s.cell == NO {
         value += cfg.cell_empty;
@@ -608,6 +625,36 @@ fn sample_rows(unseen: u64, samples: usize, variant: Variant) -> Vec<[u8; 4]> {
     rows
 }
 
+/// The mean static value after one more sampled deal and the discards it allows at once.
+fn lookahead(s: &S, variant: Variant, cfg: &HintConfig, unseen: u64) -> f32 {
+    let cards: Vec<u8> = (0..52u8).filter(|&c| unseen & (1u64 << c) != 0).collect();
+    if cards.len() < 4 {
+        return evaluate(s, variant, cfg, non_aces(unseen));
+    }
+    let mut rng = Rng(unseen ^ s.canonical_key());
+    let mut total = 0.0;
+    for _ in 0..cfg.lookahead {
+        let mut pool = cards.clone();
+        let mut row = [NO; 4];
+        let mut mask = 0u64;
+        for slot in &mut row {
+            let i = (rng.next() % pool.len() as u64) as usize;
+            *slot = pool.swap_remove(i.min(pool.len().saturating_sub(1)));
+            mask |= 1u64 << (*slot & 63);
+        }
+        let mut t = s.deal(&row);
+        loop {
+            let disc = t.discardable();
+            if disc == 0 {
+                break;
+            }
+            t = t.apply(Act::Discard(disc.trailing_zeros() as u8));
+        }
+        total += evaluate(&t, variant, cfg, non_aces(unseen & !mask));
+    }
+    total / cfg.lookahead as f32
+}
+
 fn non_aces(mask: u64) -> u32 {
     let aces = (1u64 << 12) | (1u64 << 25) | (1u64 << 38) | (1u64 << 51);
     (mask & !aces).count_ones()
@@ -626,7 +673,7 @@ pub fn suggest_with(view: &PlayerView, cfg: &HintConfig) -> Hint {
     let variant = view.variant;
     let unseen = view.unseen.bits() & ((1u64 << 52) - 1);
     let mut root = Closure::new();
-    root.build(start, variant, unseen, 4096);
+    root.build(start, variant, unseen, 1024);
     if unseen == 0 {
         // Stock empty: the best score reachable; nothing better than now means no useful move.
         let score = |s: &S| {
@@ -654,7 +701,11 @@ pub fn suggest_with(view: &PlayerView, cfg: &HintConfig) -> Hint {
             }
         };
     }
-    let rows = sample_rows(unseen, cfg.samples, variant);
+    // Bound the work so a hint stays fast on a phone: fewer samples when there are many
+    // candidates (the samples still depend only on the unseen set and the candidate count).
+    root.candidates.truncate(MAX_CANDIDATES);
+    let samples = (3000 / root.candidates.len().max(1)).clamp(2, cfg.samples.max(2));
+    let rows = sample_rows(unseen, samples, variant);
     // Candidate values, computed on the canonical form so equal positions get equal values.
     let mut inner = Closure::new();
     let mut best: Option<(f32, u32)> = None;
@@ -677,14 +728,23 @@ pub fn suggest_with(view: &PlayerView, cfg: &HintConfig) -> Hint {
                 let after = unseen & !dealt_mask;
                 let left = non_aces(after);
                 let next = c.deal(row);
-                inner.build(next, variant, after, 512);
+                inner.build(next, variant, after, 128);
                 let mut best_inner = f32::MIN;
                 for &j in &inner.candidates {
                     if let Some(&(t, _, _)) = inner.nodes.get(j as usize) {
-                        best_inner = best_inner.max(evaluate(&t, variant, cfg, left));
+                        let v = if cfg.lookahead > 0 && after != 0 {
+                            lookahead(&t, variant, cfg, after)
+                        } else {
+                            evaluate(&t, variant, cfg, left)
+                        };
+                        best_inner = best_inner.max(v);
                     }
                 }
-                total += best_inner;
+                total += if cfg.risk > 0.0 {
+                    (cfg.risk * (best_inner - 20.0).min(40.0)).exp()
+                } else {
+                    best_inner
+                };
             }
             let v = total / rows.len().max(1) as f32;
             values.push((key, v));
