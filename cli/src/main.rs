@@ -4,9 +4,12 @@
 //! tools. Run `acesup help` for the list.
 
 mod args;
+mod autoplay;
 mod json;
 mod play;
 mod render;
+mod solve;
+mod survey;
 
 use std::process::ExitCode;
 
@@ -39,6 +42,9 @@ usage: acesup <command> [options]
 
 commands:
   play       play in the terminal (resumes your saved game), or run a script with --actions
+  solve      solve a deal with the stock order known (winnable? best score, solution)
+  autoplay   play many deals by following the hints (or the greedy baseline)
+  survey     solve many random deals: winnable fraction, score histogram, solve times
   help       this text
 
 Run `acesup <command> --help` for a command's options.";
@@ -59,6 +65,9 @@ fn main() -> ExitCode {
             println!("acesup {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
+        "solve" => solve::run(rest),
+        "survey" => survey::run(rest),
+        "autoplay" => autoplay::run(rest),
         _ => Err(CliError::Usage(UsageError::Unexpected(command.to_owned()))),
     };
     match result {

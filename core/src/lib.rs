@@ -15,6 +15,7 @@ pub mod rules;
 pub mod save;
 pub mod session;
 pub mod snapshot;
+pub mod solver;
 pub mod stats;
 pub mod table;
 

@@ -1,8 +1,16 @@
 //! Fair hints: one suggested action computed from what the player can see.
 //!
+//! [`suggest`] is the strong policy (module `strong`): a search over the positions reachable
+//! before the next deal, each valued by the expectation over sampled next deals of the best
+//! position reachable after it. [`greedy`] is the simple baseline.
+//!
 //! Fairness is structural: the policy receives a [`PlayerView`], which holds the table and the
 //! *set* of cards still in the stock, never their order. Two games that differ only in the
 //! order of the stock produce identical views, hence identical hints.
+
+mod strong;
+
+pub use strong::{HintConfig, suggest_with};
 
 use crate::cards::{Card, CardSet};
 use crate::game::Game;
@@ -99,11 +107,15 @@ pub enum Hint {
     NoUsefulMove,
 }
 
-/// Suggests one action for the view.
-///
-/// The policy: discard when possible; otherwise make a productive move; otherwise deal;
-/// otherwise play a joker on the pile it clears most; otherwise there is no useful move.
+/// Suggests one action for the view: the strong policy of [`strong`] (see there).
 pub fn suggest(view: &PlayerView) -> Hint {
+    strong::suggest(view)
+}
+
+/// The simple greedy policy, kept as a baseline: discard when possible; otherwise make a
+/// productive move; otherwise deal; otherwise play a joker on the pile it clears most;
+/// otherwise there is no useful move.
+pub fn greedy(view: &PlayerView) -> Hint {
     if let Some(&from) = view.discards().first() {
         return Hint::Play(Action::Discard { from });
     }
@@ -159,19 +171,77 @@ mod tests {
                 Variant::ALL[number as usize % 3],
                 1,
             ));
+            let mut steps = 0;
             while !game.status().is_over() {
+                steps += 1;
+                assert!(steps < 1000, "deal {number}: hints go round in circles");
                 match suggest(&PlayerView::of(&game)) {
                     Hint::Play(action) => {
                         assert_eq!(game.check(action), Ok(()), "deal {number}: {action}");
                         game.execute(crate::Command::Play(action)).unwrap();
                     }
+                    Hint::NoUsefulMove => {
+                        // Only once nothing can raise the score: stock empty, no discard, no
+                        // joker. Moves may remain, but none can help; resigning is all left.
+                        let table = game.table();
+                        assert_eq!(table.stock_len(), 0, "deal {number}");
+                        assert!(
+                            game.legal_actions()
+                                .iter()
+                                .all(|a| matches!(a, Action::Move { .. })),
+                            "deal {number}: {:?}",
+                            game.legal_actions()
+                        );
+                        let before = table.score();
+                        let best =
+                            crate::solver::solve_game(&game, crate::solver::Budget::nodes(20_000));
+                        if let Some(score) = best.best_score() {
+                            assert_eq!(score, before as u8, "deal {number}");
+                        }
+                        game.execute(crate::Command::Resign).unwrap();
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_strong_hint_beats_the_greedy_one() {
+        let play = |policy: fn(&PlayerView) -> Hint| {
+            let mut total = 0;
+            for number in 0..150 {
+                let mut game = Game::new(GameSetup::numbered(number, Variant::Standard, 0));
+                for _ in 0..1000 {
+                    if game.status().is_over() {
+                        break;
+                    }
+                    match policy(&PlayerView::of(&game)) {
+                        Hint::Play(action) => {
+                            game.execute(crate::Command::Play(action)).unwrap();
+                        }
+                        Hint::NoUsefulMove => break,
+                    }
+                }
+                total += game.table().score();
+            }
+            total
+        };
+        assert!(play(suggest) > play(greedy));
+    }
+
+    #[test]
+    fn a_joker_is_only_suggested_when_jokers_are_on() {
+        for number in 0..60 {
+            let mut game = Game::new(GameSetup::numbered(number, Variant::Standard, 0));
+            while !game.status().is_over() {
+                match suggest(&PlayerView::of(&game)) {
+                    Hint::Play(action) => {
+                        assert!(!matches!(action, Action::Joker { .. }));
+                        game.execute(crate::Command::Play(action)).unwrap();
+                    }
                     Hint::NoUsefulMove => break,
                 }
             }
-            assert!(
-                game.status().is_over(),
-                "deal {number}: hints stopped while playing"
-            );
         }
     }
 }

@@ -1,0 +1,60 @@
+//! Benchmarks of the engines: `cargo bench -p acesup-core`.
+//!
+//! - `solve/*`: the exact solver from the start of a standard deal: an easy win (deal 9, a few
+//!   hundred nodes), a typical win (deal 20, about ten thousand nodes) and the hardest deal known
+//!   among the first forty that the default budget decides (deal 17, about a million nodes).
+//! - `hint`: one strong hint from a mid-game position.
+//! - `action_and_snapshot`: one action through `Game::execute` plus a clone of the game, the
+//!   stand-in for a session snapshot.
+
+use std::hint::black_box;
+
+use acesup_core::hint::{self, PlayerView};
+use acesup_core::solver::{self, Budget};
+use acesup_core::{Action, Command, Deck, Game, GameSetup, Table, Variant};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn solve_deal(c: &mut Criterion) {
+    let mut group = c.benchmark_group("solve");
+    group.sample_size(10);
+    for (name, deal) in [
+        ("easy_deal_9", 9u64),
+        ("typical_deal_20", 20),
+        ("hard_deal_17", 17),
+    ] {
+        let table = Table::new(&Deck::from_deal_number(deal), 0);
+        group.bench_function(name, |b| {
+            b.iter(|| solver::solve(black_box(&table), Variant::Standard, 0, Budget::default()))
+        });
+    }
+    group.finish();
+}
+
+fn one_hint(c: &mut Criterion) {
+    let mut game = Game::new(GameSetup::numbered(42, Variant::Standard, 1));
+    // Play a few hints in to reach a typical mid-game position.
+    for _ in 0..25 {
+        if let hint::Hint::Play(action) = hint::suggest(&PlayerView::of(&game)) {
+            let _ = game.execute(Command::Play(action));
+        }
+    }
+    let view = PlayerView::of(&game);
+    c.bench_function("hint", |b| b.iter(|| hint::suggest(black_box(&view))));
+}
+
+fn action_and_snapshot(c: &mut Criterion) {
+    let game = Game::new(GameSetup::numbered(7, Variant::Standard, 1));
+    c.bench_function("action_and_snapshot", |b| {
+        b.iter_batched(
+            || game.clone(),
+            |mut g| {
+                let _ = g.execute(Command::Play(Action::Deal));
+                black_box(g.clone())
+            },
+            criterion::BatchSize::SmallInput,
+        )
+    });
+}
+
+criterion_group!(benches, solve_deal, one_hint, action_and_snapshot);
+criterion_main!(benches);

@@ -1,0 +1,604 @@
+//! The exact search with its proven shortcuts.
+//!
+//! # Shape
+//! The game splits into *phases*: the positions between two deals. Inside a phase no card is
+//! revealed, so only the *set* of positions reachable before the next deal matters, not the
+//! order in which the player gets there. The search therefore works on post-deal positions:
+//! for one, it lists every position reachable without dealing (its *closure*, with a visited set
+//! that also absorbs the cycles that lone-card moves create), and its value is the best value of
+//! "deal from there" over the closure; after the last deal the value is the best score in the
+//! closure. Post-deal positions go into a transposition table keyed by the exact position.
+//!
+//! # Shortcuts, each with its proof
+//! 1. **Safe discards** ([`Layout::safe_discard`]). A discardable card `X` is discarded at once,
+//!    and the positions that keep it are not searched, when (a) no card of `X`'s suit and lower
+//!    rank is left anywhere (table or stock), or (b) the stock is empty.
+//!    *Proof* (simulation): let `K` keep `X` and `D` be `K` without `X` (one more removed card).
+//!    Every action sequence from `K` can be mirrored from `D` with a final score at least as high:
+//!    an action not involving `X` stays legal in `D` (a move needs an empty target, and `D`'s
+//!    piles hold a subset of `K`'s cards; a moved or discarded card that is a top in `K` is a top
+//!    in `D`), except a discard justified by `X` itself, or a joker on a pile whose only non-ace
+//!    is `X` (then `D` skips it and keeps the joker). A discard or move of `X` is skipped in `D`.
+//!    Deals put the same cards on the same piles. So the relation "`D` = `K` minus `X`, with at
+//!    least as many jokers" is kept, and `D`'s score is never below `K`'s. A discard justified by
+//!    `X` needs a lower card of `X`'s suit: in case (a) there is none. In case (b) no card is ever
+//!    covered again (only moves onto empty places remain), so the highest top card of each suit
+//!    can never leave (nothing beats it) and the highest top of `X`'s suit stays at or above the
+//!    card `Y` that beats `X` now; any card `X` could justify is justified by that top in `D`.
+//! 2. **Bounds** ([`Layout::upper_bound`]). A subtree whose proven upper bound cannot beat the
+//!    best score found so far is skipped; its value is stored as an upper bound, never as exact.
+//! 3. **Lone moves after the last deal.** With the stock empty, moving a lone card from one
+//!    pile to another empty pile gives the same position with two piles swapped; with no deal to
+//!    come, piles are interchangeable, so the value is the same and the move is not searched.
+//! 4. **Win cut-off.** 48 is the highest score there is: the search stops at the first win.
+//!
+//! `reference.rs` holds the same question answered with none of these shortcuts, and the tests
+//! compare the two.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::Instant;
+
+use super::state::{Act, Layout, NONE, Pos, at};
+use crate::rules::PILE_COUNT;
+
+/// The score of a won game.
+pub const WIN: u8 = 48;
+
+/// A fast hasher for keys that are already well mixed position words.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u128(&mut self, value: u128) {
+        let lo = value as u64;
+        let hi = (value >> 64) as u64;
+        let mut h = lo.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ hi.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        h ^= h >> 29;
+        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h ^= h >> 32;
+        self.0 = h;
+    }
+    fn write_u64(&mut self, value: u64) {
+        self.write_u128(u128::from(value));
+    }
+}
+
+/// Hash maps keyed by position keys.
+pub(crate) type KeyMap<V> = HashMap<u128, V, BuildHasherDefault<KeyHasher>>;
+
+impl Layout {
+    /// A discard of the top of `place` that is proven safe (shortcut 1 in the module docs).
+    #[inline]
+    pub fn safe_discard(&self, pos: &Pos, tops: &[u8; 5], discardable: u8) -> Option<u8> {
+        if discardable == 0 {
+            return None;
+        }
+        if self.stock_empty(pos) {
+            return Some(discardable.trailing_zeros() as u8);
+        }
+        let alive = self.alive(pos);
+        for (i, &t) in tops.iter().enumerate() {
+            if discardable & (1 << i) != 0 && at(&self.lower, usize::from(t)) & alive == 0 {
+                return Some(i as u8);
+            }
+        }
+        None
+    }
+
+    /// An upper bound on the best final score from `pos` (shortcut 2): 48 minus the non-aces
+    /// proven *dead* (never discardable). See [`Layout::dead_cards`].
+    pub fn upper_bound(&self, pos: &Pos) -> u8 {
+        let dead = self.dead_cards(pos);
+        WIN.saturating_sub((dead & !self.ace_mask).count_ones() as u8)
+    }
+
+    /// Cards (slots) that can never be discarded from `pos`, or 0 when nothing is proven.
+    ///
+    /// *The no-move world.* Call a pile's *sequence* the cards it holds now (a moved-in card at
+    /// the bottom, then its home cards) followed by the stock cards that will be dealt onto it.
+    /// While no card moves, two cards of one sequence are never both top cards (the later one
+    /// lies on the earlier one until it leaves for good), so neither can justify discarding the
+    /// other. Compute the set `D` as the least fixpoint of: a non-ace `X` is in `D` if (i) it is
+    /// on the table below a card of `D` in its pile, or (ii) every card of its suit that is higher
+    /// and still in play is in `X`'s own sequence or lies on the table below a card of `D`.
+    /// By induction on time (take the first discard of a `D` card: every `D` card is still in
+    /// place, so by (i)/(ii) no higher card of its suit can show beside it), no `D` card is ever
+    /// discarded *as long as no card moves*.
+    ///
+    /// *When nothing can move.* In the aces-only variant non-aces never move, and an ace can
+    /// justify a discard unless it lies below `X` (both on the table) in `X`'s pile or below a
+    /// `D` card;
+    /// the rule is applied with only those aces excluded, so `D` holds for every line. In the
+    /// standard variant a move needs an empty pile: if no pile is empty now and every pile holds
+    /// an ace or a `D` card (neither can ever leave while nothing moves), no pile can ever become
+    /// empty, so nothing ever moves and `D` holds for every line. Otherwise (and in the free-cell
+    /// variant, or with jokers left, which remove any card) nothing is claimed.
+    pub fn dead_cards(&self, pos: &Pos) -> u64 {
+        use crate::rules::Variant;
+        if self.variant == Variant::FreeCell || (self.jokers_on && pos.jokers > 0) {
+            return 0;
+        }
+        let aces_only = self.variant == Variant::AcesOnly;
+        let stock = self.stock_mask(pos);
+        let mut table = pos.home;
+        for &f in &pos.foreign {
+            if f != NONE {
+                table |= 1u64 << (f & 63);
+            }
+        }
+        let alive = table | stock;
+        // Each pile's sequence, and for each slot the table cards below it in its pile.
+        let mut seq = [0u64; PILE_COUNT];
+        for (p, s) in seq.iter_mut().enumerate() {
+            let f = pos.foreign.get(p).copied().unwrap_or(NONE);
+            *s = (pos.home | stock) & self.pile_mask.get(p).copied().unwrap_or(0);
+            if f != NONE {
+                *s |= 1u64 << (f & 63);
+            }
+        }
+        let pile_of = |slot: u8| -> usize {
+            for (p, s) in seq.iter().enumerate() {
+                if s & (1u64 << (slot & 63)) != 0 {
+                    return p;
+                }
+            }
+            PILE_COUNT
+        };
+        // Table cards of pile p strictly below `slot` (foreign card lowest, then slot order).
+        let below = |p: usize, slot: u8| -> u64 {
+            let s = seq.get(p).copied().unwrap_or(0) & table;
+            let f = pos.foreign.get(p).copied().unwrap_or(NONE);
+            if f == slot {
+                return 0;
+            }
+            let mut m = s & ((1u64 << (slot & 63)) - 1) & !(1u64 << (f & 63));
+            if f != NONE {
+                m |= 1u64 << (f & 63);
+            }
+            m & s
+        };
+        let mut dead = 0u64;
+        loop {
+            // Table cards below a dead card.
+            let mut buried = 0u64;
+            for p in 0..PILE_COUNT {
+                let d = dead & table & seq.get(p).copied().unwrap_or(0);
+                if d != 0 {
+                    // The highest dead card of the pile (the foreign card is the lowest).
+                    let home_d = d & self.pile_mask.get(p).copied().unwrap_or(0);
+                    let top_dead = if home_d != 0 {
+                        63 - home_d.leading_zeros() as u8
+                    } else {
+                        pos.foreign.get(p).copied().unwrap_or(NONE)
+                    };
+                    buried |= below(p, top_dead);
+                }
+            }
+            let mut changed = false;
+            let mut rest = alive & !self.ace_mask & !dead;
+            while rest != 0 {
+                let x = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                let xb = 1u64 << x;
+                let p = pile_of(x);
+                let own = seq.get(p).copied().unwrap_or(0);
+                let is_dead = if buried & xb != 0 {
+                    true
+                } else {
+                    let s = usize::from(at(&self.suit, usize::from(x)));
+                    let higher = alive
+                        & self.suit_mask.get(s).copied().unwrap_or(0)
+                        & !at(&self.lower, usize::from(x))
+                        & !xb;
+                    let blocked = if aces_only {
+                        // An ace below a card still to be dealt may move away first.
+                        let stuck_aces = if table & xb != 0 {
+                            below(p, x) & self.ace_mask
+                        } else {
+                            0
+                        };
+                        (own & !self.ace_mask) | stuck_aces
+                    } else {
+                        own
+                    };
+                    higher & !blocked & !buried == 0
+                };
+                if is_dead {
+                    dead |= xb;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        if aces_only || dead == 0 {
+            return dead;
+        }
+        // Standard: valid only if no pile can ever become empty.
+        for s in &seq {
+            let held = s & table;
+            if held == 0 || held & (self.ace_mask | dead) == 0 {
+                return 0;
+            }
+        }
+        dead
+    }
+}
+
+/// One position of a closure, with how it was reached.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    pos: Pos,
+    parent: u32,
+    act: Act,
+}
+
+/// Buffers for one phase, reused across the search at the same depth.
+#[derive(Default)]
+struct Closure {
+    nodes: Vec<Node>,
+    seen: KeyMap<()>,
+    candidates: Vec<(u32, u32)>,
+    stack: Vec<u32>,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    value: u8,
+    exact: bool,
+}
+
+/// The search state of one solve.
+pub(crate) struct Search<'a> {
+    lay: &'a Layout,
+    tt: KeyMap<Entry>,
+    /// Nodes expanded (closure positions generated).
+    pub nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    /// Whether the budget ran out.
+    pub aborted: bool,
+    /// The best final score found so far (a proven lower bound).
+    pub best: u8,
+    /// A line that reaches `best`.
+    pub best_line: Vec<Act>,
+    path: Vec<Act>,
+    pools: Vec<Closure>,
+    found: bool,
+    /// Candidates tried per phase: all of them in the exact search, the first few (in move
+    /// order) in the probes that look for a good line quickly.
+    width: usize,
+}
+
+impl<'a> Search<'a> {
+    /// A search over `lay` with a node limit and an optional deadline.
+    pub fn new(lay: &'a Layout, node_limit: u64, deadline: Option<Instant>) -> Search<'a> {
+        Search {
+            lay,
+            tt: KeyMap::default(),
+            nodes: 0,
+            node_limit,
+            deadline,
+            aborted: false,
+            best: 0,
+            best_line: Vec::new(),
+            path: Vec::new(),
+            pools: Vec::new(),
+            found: false,
+            width: usize::MAX,
+        }
+    }
+
+    /// Solves from `root`. Returns whether the answer is exact (else the budget ran out).
+    ///
+    /// First come narrow probes (only the first 1, 2, then 3 candidates of each phase, in move
+    /// order, each with its own table and an eighth of the budget): they often find a win fast,
+    /// and otherwise give the exact search a good score to beat. Their lines are real lines, so
+    /// a win they find is a proven win; their values are never stored for the exact search.
+    pub fn run(&mut self, root: Pos) -> bool {
+        self.best = self.lay.score(&root);
+        self.best_line.clear();
+        self.found = false;
+        let limit = self.node_limit;
+        for width in [1] {
+            if self.best >= WIN {
+                break;
+            }
+            self.width = width;
+            self.node_limit = self.nodes.saturating_add(limit / 8).min(limit);
+            self.search(root, 0);
+            self.tt.clear();
+            if self.nodes >= limit {
+                break;
+            }
+            self.aborted = false;
+        }
+        self.width = usize::MAX;
+        self.node_limit = limit;
+        if self.best >= WIN && self.found {
+            return true;
+        }
+        self.search(root, 0);
+        !self.aborted
+    }
+
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes > self.node_limit {
+            self.aborted = true;
+        }
+        if self.nodes & 1023 == 0
+            && let Some(deadline) = self.deadline
+            && Instant::now() >= deadline
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// Builds the closure of `start` into `pools[depth]`; returns nothing, fills candidates.
+    fn build_closure(&mut self, start: Pos, depth: usize) {
+        while self.pools.len() <= depth {
+            self.pools.push(Closure::default());
+        }
+        let mut pool = self
+            .pools
+            .get_mut(depth)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        pool.nodes.clear();
+        pool.seen.clear();
+        pool.candidates.clear();
+        pool.stack.clear();
+        let lay = self.lay;
+        pool.nodes.push(Node {
+            pos: start,
+            parent: u32::MAX,
+            act: Act::Deal,
+        });
+        pool.seen.insert(lay.key(&start), ());
+        pool.stack.push(0);
+        let stock_empty = lay.stock_empty(&start);
+        let places = if lay.variant.has_cell() { 5 } else { 4 };
+        let aces_only = lay.variant == crate::rules::Variant::AcesOnly;
+        while let Some(index) = pool.stack.pop() {
+            self.tick();
+            if self.aborted {
+                break;
+            }
+            let Some(node) = pool.nodes.get(index as usize).copied() else {
+                continue;
+            };
+            let pos = node.pos;
+            let tops = lay.tops(&pos);
+            let disc = lay.discardable(&tops);
+            let push = |pool: &mut Closure, act: Act| {
+                let next = lay.apply(&pos, act);
+                let key = lay.key(&next);
+                if pool.seen.insert(key, ()).is_none() {
+                    let id = pool.nodes.len() as u32;
+                    pool.nodes.push(Node {
+                        pos: next,
+                        parent: index,
+                        act,
+                    });
+                    pool.stack.push(id);
+                }
+            };
+            if let Some(place) = lay.safe_discard(&pos, &tops, disc) {
+                push(&mut pool, Act::Discard(place));
+                continue;
+            }
+            pool.candidates
+                .push((index, order_key(lay, &pos, stock_empty)));
+            for from in 0..places {
+                if disc & (1 << from) != 0 {
+                    push(&mut pool, Act::Discard(from as u8));
+                }
+            }
+            for from in 0..places {
+                let card = tops.get(from).copied().unwrap_or(NONE);
+                if card == NONE {
+                    continue;
+                }
+                if aces_only && lay.ace_mask & (1u64 << (card & 63)) == 0 {
+                    continue;
+                }
+                let lone = from < PILE_COUNT && lay.pile_len(&pos, from) == 1;
+                for to in 0..places {
+                    if to == from || tops.get(to).copied().unwrap_or(0) != NONE {
+                        continue;
+                    }
+                    if stock_empty && lone && to < PILE_COUNT {
+                        continue; // shortcut 3
+                    }
+                    push(&mut pool, Act::Move(from as u8, to as u8));
+                }
+            }
+            for p in 0..PILE_COUNT {
+                if lay.joker_legal(&pos, p) {
+                    push(&mut pool, Act::Joker(p as u8));
+                }
+            }
+        }
+        if let Some(slot) = self.pools.get_mut(depth) {
+            *slot = pool;
+        }
+    }
+
+    fn path_to(&self, depth: usize, index: u32, out: &mut Vec<Act>) {
+        let start = out.len();
+        let Some(pool) = self.pools.get(depth) else {
+            return;
+        };
+        let mut i = index;
+        while let Some(node) = pool.nodes.get(i as usize) {
+            if node.parent == u32::MAX {
+                break;
+            }
+            out.push(node.act);
+            i = node.parent;
+        }
+        if let Some(tail) = out.get_mut(start..) {
+            tail.reverse();
+        }
+    }
+
+    /// Returns (value, exact): the best final score from `pos` if `exact`, else an upper bound
+    /// no higher than the best score already found.
+    fn search(&mut self, pos: Pos, depth: usize) -> (u8, bool) {
+        let lay = self.lay;
+        let key = lay.key(&pos);
+        let alpha = self.best;
+        let final_phase = lay.stock_empty(&pos);
+        if !final_phase
+            && let Some(e) = self.tt.get(&key)
+            && (e.exact || e.value <= alpha)
+        {
+            return (e.value, e.exact);
+        }
+        let ub = lay.upper_bound(&pos);
+        if ub <= alpha {
+            if final_phase {
+                return (ub, false);
+            }
+            self.tt.insert(
+                key,
+                Entry {
+                    value: ub,
+                    exact: false,
+                },
+            );
+            return (ub, false);
+        }
+        self.build_closure(pos, depth);
+        if self.aborted {
+            return (WIN, false);
+        }
+        let Some(pool) = self.pools.get_mut(depth) else {
+            return (WIN, false);
+        };
+        let mut candidates = std::mem::take(&mut pool.candidates);
+        if lay.stock_empty(&pos) {
+            let mut best: Option<(u8, u32)> = None;
+            for &(index, _) in &candidates {
+                if let Some(node) = pool.nodes.get(index as usize) {
+                    let s = lay.score(&node.pos);
+                    if best.is_none_or(|(b, _)| s > b) {
+                        best = Some((s, index));
+                    }
+                }
+            }
+            let value = best.map_or(lay.score(&pos), |(s, _)| s);
+            if let Some((s, index)) = best
+                && (s > self.best || !self.found)
+            {
+                self.record(depth, index, s);
+            }
+            if let Some(pool) = self.pools.get_mut(depth) {
+                pool.candidates = candidates;
+            }
+            return (value, true);
+        }
+        candidates.sort_unstable_by_key(|&(_, order)| std::cmp::Reverse(order));
+        let mut hi = 0u8;
+        let mut lo = 0u8;
+        let mut any_exact = false;
+        let mut steps = Vec::new();
+        for &(index, _) in &candidates {
+            let Some(node) = self
+                .pools
+                .get(depth)
+                .and_then(|p| p.nodes.get(index as usize))
+            else {
+                continue;
+            };
+            let next = lay.apply(&node.pos, Act::Deal);
+            steps.clear();
+            self.path_to(depth, index, &mut steps);
+            let mark = self.path.len();
+            self.path.extend_from_slice(&steps);
+            self.path.push(Act::Deal);
+            let (value, exact) = self.search(next, depth + 1);
+            self.path.truncate(mark);
+            if self.aborted {
+                if let Some(pool) = self.pools.get_mut(depth) {
+                    pool.candidates = candidates;
+                }
+                return (WIN, false);
+            }
+            hi = hi.max(value);
+            if exact {
+                lo = lo.max(value);
+                any_exact = true;
+            }
+            if lo >= WIN {
+                break;
+            }
+        }
+        if let Some(pool) = self.pools.get_mut(depth) {
+            pool.candidates = candidates;
+        }
+        let exact = any_exact && lo >= hi;
+        self.tt.insert(key, Entry { value: hi, exact });
+        (hi, exact)
+    }
+
+    fn record(&mut self, depth: usize, index: u32, score: u8) {
+        let mut line = self.path.clone();
+        self.path_to(depth, index, &mut line);
+        self.best = score;
+        self.best_line = line;
+        self.found = true;
+    }
+}
+
+/// Move ordering: try first the positions that look best: the score after the next deal and
+/// the discards it allows at once, then empty piles, then aces at the bottom of piles.
+fn order_key(lay: &Layout, pos: &Pos, stock_empty: bool) -> u32 {
+    let ahead = if stock_empty {
+        *pos
+    } else {
+        let mut next = lay.apply(pos, Act::Deal);
+        loop {
+            let tops = lay.tops(&next);
+            let disc = lay.discardable(&tops);
+            if disc == 0 {
+                break;
+            }
+            next = lay.apply(&next, Act::Discard(disc.trailing_zeros() as u8));
+        }
+        next
+    };
+    let score = u32::from(lay.score(&ahead));
+    let mut empty = 0u32;
+    let mut ace_bottoms = 0u32;
+    for p in 0..PILE_COUNT {
+        let len = lay.pile_len(pos, p);
+        if len == 0 {
+            empty += 1;
+        } else {
+            // An ace at the bottom of a pile is where it must end.
+            let home = pos.home & lay.pile_mask.get(p).copied().unwrap_or(0);
+            let f = pos.foreign.get(p).copied().unwrap_or(NONE);
+            let bottom = if f != NONE {
+                f
+            } else {
+                home.trailing_zeros() as u8
+            };
+            if lay.ace_mask & (1u64 << (bottom & 63)) != 0 {
+                ace_bottoms += 1;
+            }
+        }
+    }
+    score * 64 + empty * 8 + ace_bottoms
+}

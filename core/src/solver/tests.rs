@@ -1,0 +1,374 @@
+//! Solver tests: the compact rules agree with `Table`, lines replay through `Game`, and the
+//! pruned search agrees with the unpruned reference.
+
+use super::state::{Layout, act_of};
+use super::*;
+use crate::command::Command;
+use crate::game::Status;
+
+/// A small deterministic generator for tests (SplitMix64).
+pub(crate) struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn same_position(a: &Table, b: &Table) -> bool {
+    a.piles() == b.piles()
+        && a.cell() == b.cell()
+        && a.stock_in_deal_order().eq(b.stock_in_deal_order())
+        && a.score() == b.score()
+        && a.jokers_left() == b.jokers_left()
+}
+
+#[test]
+fn compact_rules_agree_with_the_table_on_random_playouts() {
+    let mut rng = Rng(7);
+    for game in 0..600u64 {
+        let variant = Variant::ALL[game as usize % 3];
+        let jokers = (game % 4) as u8 % 3;
+        let mut table = Table::new(&Deck::from_deal_number(game * 7919 + 3), jokers);
+        let start = table.clone();
+        let (lay, mut pos) = Layout::new(&table, variant, jokers).unwrap();
+        let mut acts = Vec::new();
+        for _ in 0..400 {
+            let mut expected = table.legal_actions(variant, jokers);
+            lay.legal(&pos, &mut acts);
+            let mut got: Vec<Action> = acts.iter().map(|a| a.action()).collect();
+            let order = |a: &Action| format!("{a}");
+            expected.sort_by_key(order);
+            got.sort_by_key(order);
+            assert_eq!(got, expected, "game {game}");
+            assert_eq!(usize::from(lay.score(&pos)), table.score());
+            assert_eq!(lay.is_stuck(&pos), table.is_stuck(variant, jokers));
+            if expected.is_empty() {
+                break;
+            }
+            let action = expected[rng.below(expected.len())];
+            table.apply(action, variant, jokers).unwrap();
+            pos = lay.apply(&pos, act_of(action));
+            let rebuilt = lay.to_table(&pos, &start).unwrap();
+            assert!(
+                same_position(&rebuilt, &table),
+                "game {game} after {action}"
+            );
+        }
+    }
+}
+
+#[test]
+fn equal_positions_have_equal_keys_and_different_ones_differ() {
+    // Reach positions by random play; keys must match exactly when tables match.
+    let mut rng = Rng(99);
+    for game in 0..60u64 {
+        let variant = Variant::ALL[game as usize % 3];
+        let start = Table::new(&Deck::from_deal_number(game), 1);
+        let (lay, root) = Layout::new(&start, variant, 1).unwrap();
+        let mut seen: std::collections::HashMap<u128, Table> = Default::default();
+        for _ in 0..40 {
+            let mut pos = root;
+            let mut table = start.clone();
+            let mut acts = Vec::new();
+            for _ in 0..rng.below(60) {
+                lay.legal(&pos, &mut acts);
+                if acts.is_empty() {
+                    break;
+                }
+                let act = acts[rng.below(acts.len())];
+                pos = lay.apply(&pos, act);
+                table.apply(act.action(), variant, 1).unwrap();
+            }
+            let key = lay.key(&pos);
+            if let Some(other) = seen.get(&key) {
+                assert!(same_position(other, &table), "key collision");
+            }
+            for (k, other) in &seen {
+                if same_position(other, &table) {
+                    assert_eq!(*k, key, "two keys for one position");
+                }
+            }
+            seen.insert(key, table);
+        }
+    }
+}
+
+/// Replays an outcome's line through `Game` and checks the claimed status and score.
+pub(crate) fn check_replay(game: &Game, outcome: &SolveOutcome) {
+    let mut log: Vec<Command> = game.log().to_vec();
+    log.extend(outcome.line().iter().map(|&a| Command::Play(a)));
+    let end = Game::replay(game.setup().clone(), &log).unwrap_or_else(|e| {
+        let line: Vec<String> = outcome.line().iter().map(|a| a.to_string()).collect();
+        panic!("{e}: {:?} {:?}", game.setup().deck.to_string(), line)
+    });
+    assert_eq!(end.table().score(), usize::from(outcome.line_score()));
+    match outcome.result {
+        SolveResult::Won { .. } => assert_eq!(end.status(), Status::Won),
+        SolveResult::Lost { .. } | SolveResult::Unknown { .. } => {
+            assert_eq!(end.status(), Status::Lost)
+        }
+    }
+}
+
+#[test]
+fn solutions_replay_through_game_to_the_claimed_status_and_score() {
+    for number in 0..60u64 {
+        for variant in Variant::ALL {
+            for jokers in [0u8, 1] {
+                let game = Game::new(GameSetup::numbered(number, variant, jokers));
+                let outcome = solve_game(&game, Budget::nodes(300_000));
+                check_replay(&game, &outcome);
+            }
+        }
+    }
+}
+
+/// A random position of a random deck with at most `rows_left` stock rows left.
+fn random_position(rng: &mut Rng, variant: Variant, jokers: u8, rows_left: usize) -> Game {
+    let number = rng.next();
+    let mut game = Game::new(GameSetup::numbered(number, variant, jokers));
+    while game.table().stock_len() > rows_left * 4 && !game.status().is_over() {
+        let actions = game.legal_actions();
+        // Mostly discard and deal, so positions look like real play.
+        let discard = actions
+            .iter()
+            .copied()
+            .find(|a| matches!(a, Action::Discard { .. }));
+        let action = match discard {
+            Some(a) if rng.below(4) != 0 => a,
+            _ => actions[rng.below(actions.len())],
+        };
+        game.execute(Command::Play(action)).unwrap();
+    }
+    game
+}
+
+fn compare_with_reference(decks: usize, rows_left: usize, seed: u64) {
+    let mut rng = Rng(seed);
+    let mut compared = 0;
+    let mut skipped = 0;
+    for variant in Variant::ALL {
+        for i in 0..decks {
+            let jokers = if i % 5 == 0 { 1 } else { 0 };
+            let game = random_position(&mut rng, variant, jokers, rows_left);
+            let table = game.table();
+            let (lay, root) = Layout::new(table, variant, jokers).unwrap();
+            let Some(reference) = reference::best_score(&lay, root, 3_000_000) else {
+                skipped += 1;
+                continue;
+            };
+            let outcome = solve(table, variant, jokers, Budget::unlimited());
+            assert_eq!(
+                outcome.best_score(),
+                Some(reference),
+                "{variant} jokers {jokers}: {table:?}"
+            );
+            check_replay(&game, &outcome);
+            compared += 1;
+        }
+    }
+    assert!(
+        compared * 10 >= (compared + skipped) * 9,
+        "{skipped} skipped"
+    );
+    eprintln!("compared {compared}, skipped {skipped}");
+}
+
+#[test]
+fn pruned_search_matches_the_reference_quick() {
+    compare_with_reference(100, 3, 1);
+}
+
+/// The full comparison: 10,000 random decks per variant. Run with
+/// `cargo test --release -p acesup-core -- --ignored reference_10k --nocapture`.
+#[test]
+#[ignore]
+fn pruned_search_matches_the_reference_10k() {
+    compare_with_reference(10_000, 3, 2);
+}
+
+#[test]
+fn a_won_table_is_won_with_no_action() {
+    // Play deal 0 to the end by its own solution, then solve the won table.
+    for number in 0..40u64 {
+        let game = Game::new(GameSetup::numbered(number, Variant::FreeCell, 0));
+        let outcome = solve_game(&game, Budget::default());
+        if let SolveResult::Won { solution } = &outcome.result {
+            let log: Vec<Command> = solution.iter().map(|&a| Command::Play(a)).collect();
+            let end = Game::replay(game.setup().clone(), &log).unwrap();
+            let again = solve(end.table(), Variant::FreeCell, 0, Budget::default());
+            assert_eq!(again.winnable(), Some(true));
+            assert!(again.line().is_empty());
+            return;
+        }
+    }
+    panic!("no winnable free-cell deal among the first 40");
+}
+
+#[test]
+fn an_invalid_table_is_unknown_not_a_panic() {
+    let table = Table::new(&Deck::from_deal_number(1), 0);
+    let mut json = serde_json::to_value(&table).unwrap();
+    json["stock"].as_array_mut().unwrap().pop();
+    let broken: Table = serde_json::from_value(json).unwrap();
+    let outcome = solve(&broken, Variant::Standard, 0, Budget::default());
+    assert_eq!(outcome.winnable(), None);
+}
+
+#[test]
+fn the_budget_is_honoured() {
+    let game = Game::new(GameSetup::numbered(5, Variant::AcesOnly, 0));
+    let outcome = solve_game(&game, Budget::nodes(50));
+    assert!(outcome.nodes <= 51);
+    if let SolveResult::Unknown {
+        lower_bound,
+        upper_bound,
+        ..
+    } = outcome.result
+    {
+        assert!(lower_bound <= upper_bound);
+        check_replay(&game, &outcome);
+    }
+}
+
+#[test]
+fn next_winnable_deal_returns_a_proven_deal() {
+    for variant in Variant::ALL {
+        let (number, outcome) = next_winnable_deal(1000, variant, Budget::default()).unwrap();
+        assert!(number >= 1000);
+        let game = Game::new(GameSetup::numbered(number, variant, 0));
+        check_replay(&game, &outcome);
+        assert_eq!(outcome.winnable(), Some(true));
+    }
+    // Wrapping past the largest deal number.
+    let (number, _) = next_winnable_deal(u64::MAX, Variant::Standard, Budget::default()).unwrap();
+    assert!(number == u64::MAX || number < 1000);
+}
+
+#[test]
+fn still_winnable_solves_an_earlier_position() {
+    let setup = GameSetup::numbered(3, Variant::Standard, 0);
+    let mut game = Game::new(setup.clone());
+    for _ in 0..5 {
+        game.execute(Command::Play(Action::Deal)).unwrap();
+    }
+    let at_start = still_winnable(&setup, game.log(), 0, Budget::default()).unwrap();
+    let now = still_winnable(&setup, game.log(), 5, Budget::default()).unwrap();
+    let direct = solve(
+        &Table::new(&setup.deck, 0),
+        Variant::Standard,
+        0,
+        Budget::default(),
+    );
+    assert_eq!(at_start.result, direct.result);
+    // Dealing five times in a row can only lose options.
+    if let (Some(then), Some(later)) = (at_start.best_score(), now.best_score()) {
+        assert!(later <= then);
+    }
+    check_replay(&game, &now);
+}
+
+#[test]
+fn upper_bounds_are_never_below_the_reference() {
+    let mut rng = Rng(5);
+    for variant in [Variant::Standard, Variant::AcesOnly] {
+        for _ in 0..400 {
+            let game = random_position(&mut rng, variant, 0, 2);
+            let table = game.table();
+            let (lay, root) = Layout::new(table, variant, 0).unwrap();
+            let Some(reference) = reference::best_score(&lay, root, 2_000_000) else {
+                continue;
+            };
+            let ub = lay.upper_bound(&root);
+            if ub < reference {
+                let dead = lay.dead_cards(&root);
+                let cards: Vec<String> = (0..lay.slot_count)
+                    .filter(|s| dead & (1u64 << s) != 0)
+                    .map(|s| lay.card_of(s).unwrap().to_string())
+                    .collect();
+                let piles: Vec<String> = table
+                    .piles()
+                    .iter()
+                    .map(|p| {
+                        p.iter()
+                            .map(|c| c.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                    .collect();
+                let stock: Vec<String> =
+                    table.stock_in_deal_order().map(|c| c.to_string()).collect();
+                panic!(
+                    "{variant}: ub {ub} < {reference}; dead {cards:?}; piles {piles:?}; stock {stock:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn upper_bounds_hold_deep_in_the_tree() {
+    let mut rng = Rng(11);
+    for variant in [Variant::Standard, Variant::AcesOnly] {
+        for _ in 0..30 {
+            let game = random_position(&mut rng, variant, 0, 3);
+            let (lay, root) = Layout::new(game.table(), variant, 0).unwrap();
+            let mut seen: std::collections::HashSet<u128> = Default::default();
+            let mut stack = vec![root];
+            let mut acts = Vec::new();
+            let mut checked = 0;
+            while let Some(pos) = stack.pop() {
+                if seen.len() > 20_000 {
+                    break;
+                }
+                lay.legal(&pos, &mut acts);
+                for &a in &acts {
+                    let next = lay.apply(&pos, a);
+                    if seen.insert(lay.key(&next)) {
+                        stack.push(next);
+                    }
+                }
+                if seen.len().is_multiple_of(37) {
+                    let ub = lay.upper_bound(&pos);
+                    if ub < 48 {
+                        let reference = reference::best_score(&lay, pos, 2_000_000).unwrap();
+                        checked += 1;
+                        if ub < reference {
+                            let t = lay.to_table(&pos, game.table()).unwrap();
+                            let dead = lay.dead_cards(&pos);
+                            let cards: Vec<String> = (0..lay.slot_count)
+                                .filter(|s| dead & (1u64 << s) != 0)
+                                .map(|s| lay.card_of(s).unwrap().to_string())
+                                .collect();
+                            let piles: Vec<String> = t
+                                .piles()
+                                .iter()
+                                .map(|p| {
+                                    p.iter()
+                                        .map(|c| c.to_string())
+                                        .collect::<Vec<_>>()
+                                        .join(" ")
+                                })
+                                .collect();
+                            let stock: Vec<String> =
+                                t.stock_in_deal_order().map(|c| c.to_string()).collect();
+                            panic!(
+                                "{variant}: ub {ub} < {reference}; dead {cards:?}; piles {piles:?}; stock {stock:?}; foreign {:?}",
+                                pos.foreign
+                            );
+                        }
+                    }
+                }
+            }
+            let _ = checked;
+        }
+    }
+}
