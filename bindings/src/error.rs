@@ -205,6 +205,20 @@ pub enum GameError {
         /// The name it was moved to.
         moved_to: String,
     },
+    /// The solver found no provably winnable deal (its search gave up).
+    #[error("no provably winnable deal was found")]
+    NoWinnableDeal,
+    /// The analysis shows the solution, so it waits until the game is over.
+    #[error("the analysis is available once the game is over")]
+    GameInProgress,
+    /// A review step beyond the end of the game's log.
+    #[error("step {step} is beyond the end of the game ({steps} steps)")]
+    NoSuchStep {
+        /// The step asked for.
+        step: u64,
+        /// Steps in the game's log.
+        steps: u64,
+    },
     /// A command the game does not understand (only reachable through text commands).
     #[error("not a command: {text}")]
     InvalidCommand {
@@ -246,6 +260,9 @@ impl GameError {
             GameError::StorageWrite { .. } => "storage_write",
             GameError::SaveDamaged { .. } => "save_damaged",
             GameError::SaveWrongSchema { .. } => "save_wrong_schema",
+            GameError::NoWinnableDeal => "no_winnable_deal",
+            GameError::GameInProgress => "game_in_progress",
+            GameError::NoSuchStep { .. } => "no_such_step",
             GameError::InvalidCommand { .. } => "invalid_command",
         }
     }
@@ -367,6 +384,12 @@ impl From<SessionError> for GameError {
             SessionError::Deck(error) => error.into(),
             SessionError::Storage(error) => error.into(),
             SessionError::Settings(reason) => GameError::InvalidSetting { reason },
+            SessionError::NoWinnableDeal => GameError::NoWinnableDeal,
+            SessionError::GameInProgress => GameError::GameInProgress,
+            SessionError::NoSuchStep { step, steps } => GameError::NoSuchStep {
+                step: count(step),
+                steps: count(steps),
+            },
         }
     }
 }
@@ -386,6 +409,9 @@ mod tests {
             ActionError::UndoOff.into(),
             DeckError::WrongCount { found: 3 }.into(),
             SessionError::Settings("x".to_owned()),
+            SessionError::NoWinnableDeal,
+            SessionError::GameInProgress,
+            SessionError::NoSuchStep { step: 4, steps: 2 },
             StorageError::Directory {
                 path: "/x".to_owned(),
                 message: "no".to_owned(),

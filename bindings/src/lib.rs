@@ -17,9 +17,9 @@ mod types;
 
 pub use error::{GameError, SmartMoveBlocked};
 pub use types::{
-    Action, Card, Counters, DealChoice, GameRecord, GameStatus, Hint, HintResult, LoadProblem,
-    NewGameOptions, Place, Rank, RoundHistory, RoundProgress, Settings, Statistics, Suit,
-    TableSnapshot, TopCard, Variant, VariantStatistics,
+    Action, Analysis, Card, Counters, DealChoice, GameRecord, GameStatus, Hint, HintResult,
+    LoadProblem, NewGameOptions, Place, Rank, RoundHistory, RoundProgress, Settings, Statistics,
+    Suit, TableSnapshot, TopCard, Variant, VariantStatistics,
 };
 
 uniffi::setup_scaffolding!();
@@ -175,6 +175,25 @@ impl Session {
     /// resigned first).
     pub fn start_round(&self) -> Result<TableSnapshot, GameError> {
         self.act(core::Session::start_round)
+    }
+
+    /// After the game: was the deal winnable from the start, the best score possible, and a
+    /// line reaching it (a step-by-step solution when the deal was winnable).
+    pub fn analyze_deal(&self) -> Result<Analysis, GameError> {
+        self.lock()
+            .analyze_deal()
+            .map(Analysis::from)
+            .map_err(GameError::from)
+    }
+
+    /// After the game: the solver's verdict on the position after the first `step` entries of
+    /// the game's log (0 is the start): "was it still winnable here?".
+    pub fn analyze_position(&self, step: u32) -> Result<Analysis, GameError> {
+        let step = usize::try_from(step).unwrap_or(usize::MAX);
+        self.lock()
+            .analyze_position(step)
+            .map(Analysis::from)
+            .map_err(GameError::from)
     }
 
     /// The round of five in progress or just finished, if any.

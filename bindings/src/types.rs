@@ -486,6 +486,8 @@ pub struct Settings {
     pub hints_enabled: bool,
     /// The qualifying limit of a round of five, 0–48.
     pub round_limit: u32,
+    /// Random new games only use deals the solver proves winnable (without jokers).
+    pub winnable_only: bool,
 }
 
 impl From<&core_session::Settings> for Settings {
@@ -496,6 +498,7 @@ impl From<&core_session::Settings> for Settings {
             undo_enabled: s.undo_enabled,
             hints_enabled: s.hints_enabled,
             round_limit: s.round_limit,
+            winnable_only: s.winnable_only,
         }
     }
 }
@@ -508,6 +511,41 @@ impl From<Settings> for core_session::Settings {
             undo_enabled: s.undo_enabled,
             hints_enabled: s.hints_enabled,
             round_limit: s.round_limit,
+            winnable_only: s.winnable_only,
+        }
+    }
+}
+
+/// The solver's verdict on a position of a finished game (post-game review).
+#[derive(Clone, Debug, PartialEq, Eq, uniffi::Record)]
+pub struct Analysis {
+    /// `true`: winnable; `false`: proven not; `None`: the solver's budget ran out.
+    pub winnable: Option<bool>,
+    /// The exact best final score, when the answer is definite.
+    pub best_score: Option<u32>,
+    /// A final score `line` reaches (the best score when definite).
+    pub lower_bound: u32,
+    /// No line can score more than this.
+    pub upper_bound: u32,
+    /// From the position: a solution, an optimal line, or the best line found. Shells can
+    /// replay it step by step.
+    pub line: Vec<Action>,
+    /// Positions the solver generated.
+    pub nodes: u64,
+    /// Time the solver took, in milliseconds.
+    pub millis: u64,
+}
+
+impl From<core_session::Analysis> for Analysis {
+    fn from(a: core_session::Analysis) -> Analysis {
+        Analysis {
+            winnable: a.winnable,
+            best_score: a.best_score,
+            lower_bound: a.lower_bound,
+            upper_bound: a.upper_bound,
+            line: a.line.into_iter().map(Action::from).collect(),
+            nodes: a.nodes,
+            millis: a.millis,
         }
     }
 }

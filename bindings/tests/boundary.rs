@@ -96,6 +96,7 @@ fn apply(session: &Session, call: &Call) -> Result<TableSnapshot, GameError> {
                 undo_enabled,
                 hints_enabled,
                 round_limit,
+                winnable_only: false,
             }),
         Call::Snapshot => Ok(session.snapshot()),
     }

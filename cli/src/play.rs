@@ -23,6 +23,7 @@ options:
   --jokers K        jokers per game (0-9; 0 turns them off)
   --no-undo         switch undo and redo off
   --no-hints        switch hints off
+  --winnable-only   random deals are ones the solver proves winnable
   --data-dir DIR    where the game, settings and statistics are saved
   --actions \"...\"   scripted mode: apply these commands (separated by ';') and exit
   --json            scripted mode: print the final table as JSON
@@ -43,6 +44,8 @@ commands (piles are 1-4; `cell` is the free cell):
   restart         back to the start of this deal
   resign          give up this game
   new [N]         new game (deal number N, or random)
+  analyze         after the game: was the deal winnable? best score and a line
+  review K        after the game: the solver's verdict after the first K steps
   round           start a round of five
   stats           statistics
   help            this text
@@ -55,6 +58,7 @@ struct PlayOptions {
     jokers: Option<u8>,
     no_undo: bool,
     no_hints: bool,
+    winnable_only: bool,
     data_dir: Option<PathBuf>,
     actions: Option<String>,
     json: bool,
@@ -66,7 +70,7 @@ impl PlayOptions {
         let args = Args::parse(
             words,
             &["deal", "deck", "variant", "jokers", "data-dir", "actions"],
-            &["no-undo", "no-hints", "json", "no-color"],
+            &["no-undo", "no-hints", "winnable-only", "json", "no-color"],
         )?;
         args.no_positional()?;
         let bad = |option: &str, message: String| UsageError::BadValue {
@@ -115,6 +119,7 @@ impl PlayOptions {
             jokers,
             no_undo: args.flag("no-undo"),
             no_hints: args.flag("no-hints"),
+            winnable_only: args.flag("winnable-only"),
             data_dir: args.value("data-dir").map(PathBuf::from),
             actions: args.value("actions").map(str::to_owned),
             json,
@@ -139,6 +144,9 @@ impl PlayOptions {
         }
         if self.no_hints {
             settings.hints_enabled = false;
+        }
+        if self.winnable_only {
+            settings.winnable_only = true;
         }
         settings
     }
@@ -309,6 +317,21 @@ fn respond(session: &mut Session, line: &str) -> Reply {
             Err(_) => return Reply::Text(format!("\"{number}\" is not a deal number")),
         },
         ["round"] => session.start_round().map(drop),
+        ["analyze" | "analyse"] => {
+            return Reply::Text(match session.analyze_deal() {
+                Ok(analysis) => render::analysis("From the deal", &analysis),
+                Err(error) => format!("Not possible: {error}"),
+            });
+        }
+        ["review", step] => {
+            let Ok(step) = step.parse::<usize>() else {
+                return Reply::Text(format!("\"{step}\" is not a step number"));
+            };
+            return Reply::Text(match session.analyze_position(step) {
+                Ok(analysis) => render::analysis(&format!("After step {step}"), &analysis),
+                Err(error) => format!("Not possible: {error}"),
+            });
+        }
         [single] if single.parse::<usize>().is_ok() || single.eq_ignore_ascii_case("cell") => {
             match acesup_core::Place::parse(single) {
                 Ok(place) => session.smart_move(place).map(drop),

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use acesup_core::hint::Hint;
-use acesup_core::session::Session;
+use acesup_core::session::{Analysis, Session};
 use acesup_core::snapshot::Snapshot;
 use acesup_core::stats::VariantStats;
 use acesup_core::{Card, Status, Variant};
@@ -107,6 +107,22 @@ pub fn table(snapshot: &Snapshot, colour: Colour) -> String {
         let _ = writeln!(out, "Warning: {problem}");
     }
     out
+}
+
+/// The solver's verdict for a position, with its line in the command syntax.
+pub fn analysis(label: &str, analysis: &Analysis) -> String {
+    let verdict = match (analysis.winnable, analysis.best_score) {
+        (Some(true), _) => "it was winnable. A winning line:".to_owned(),
+        (Some(false), Some(best)) => {
+            format!("it could not be won; the best score was {best}. One best line:")
+        }
+        _ => format!(
+            "the solver ran out of budget: the best score is between {} and {}. Its best line:",
+            analysis.lower_bound, analysis.upper_bound
+        ),
+    };
+    let line: Vec<String> = analysis.line.iter().map(ToString::to_string).collect();
+    format!("{label}, {verdict}\n  {}", line.join("; "))
 }
 
 /// A hint in the command syntax, or a sentence when nothing is useful.

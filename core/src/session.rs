@@ -22,6 +22,7 @@ use crate::round::{DEFAULT_ROUND_LIMIT, Round, RoundHistory};
 use crate::rules::{Action, PileIndex, Place, Variant};
 use crate::save::{StorageError, Store, StoreFile};
 use crate::snapshot::{SessionView, Snapshot};
+use crate::solver::{self, Budget, SolveOutcome, SolveResult};
 use crate::stats::Statistics;
 use crate::table::{NON_ACES, Table};
 
@@ -30,6 +31,49 @@ pub const MAX_JOKERS: u8 = 9;
 
 /// Records kept on disk; the oldest go first (statistics keep counting them).
 pub const MAX_RECORDS: usize = 1000;
+
+/// Solver nodes spent on each candidate deal when picking a winnable deal. Win proofs are fast
+/// (median well under a millisecond); deals whose proof needs more are skipped, which keeps a
+/// "new game" tap short on a phone.
+pub const WINNABLE_PICK_NODES: u64 = 200_000;
+
+/// The solver's verdict on a position, for the post-game review.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// `Some(true)`: winnable; `Some(false)`: proven not; `None`: the budget ran out.
+    pub winnable: Option<bool>,
+    /// The exact best final score, when the answer is definite.
+    pub best_score: Option<u32>,
+    /// A final score `line` reaches (the best score when definite).
+    pub lower_bound: u32,
+    /// No line can score more than this.
+    pub upper_bound: u32,
+    /// From the position: a solution, an optimal line, or the best line found; it replays.
+    pub line: Vec<Action>,
+    /// Positions the solver generated.
+    pub nodes: u64,
+    /// Time the solver took, in milliseconds.
+    pub millis: u64,
+}
+
+impl Analysis {
+    fn of(outcome: &SolveOutcome) -> Analysis {
+        let upper_bound = match outcome.result {
+            SolveResult::Won { .. } => NON_ACES as u32,
+            SolveResult::Lost { best_score, .. } => u32::from(best_score),
+            SolveResult::Unknown { upper_bound, .. } => u32::from(upper_bound),
+        };
+        Analysis {
+            winnable: outcome.winnable(),
+            best_score: outcome.best_score().map(u32::from),
+            lower_bound: u32::from(outcome.line_score()),
+            upper_bound,
+            line: outcome.line().to_vec(),
+            nodes: outcome.nodes,
+            millis: u64::try_from(outcome.elapsed.as_millis()).unwrap_or(u64::MAX),
+        }
+    }
+}
 
 /// The player's settings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,6 +89,8 @@ pub struct Settings {
     pub hints_enabled: bool,
     /// The qualifying limit of a round of five.
     pub round_limit: u32,
+    /// Random new games only use deals the solver proves winnable (without jokers).
+    pub winnable_only: bool,
 }
 
 impl Default for Settings {
@@ -55,6 +101,7 @@ impl Default for Settings {
             undo_enabled: true,
             hints_enabled: true,
             round_limit: DEFAULT_ROUND_LIMIT,
+            winnable_only: false,
         }
     }
 }
@@ -123,6 +170,20 @@ pub enum SessionError {
     /// A setting out of range.
     #[error("invalid setting: {0}")]
     Settings(String),
+    /// The solver found no provably winnable deal (the search gave up).
+    #[error("no provably winnable deal was found")]
+    NoWinnableDeal,
+    /// Analysis shows the solution, so it waits until the game is over.
+    #[error("the analysis is available once the game is over")]
+    GameInProgress,
+    /// A review step beyond the game's log.
+    #[error("step {step} is beyond the end of the game ({steps} steps)")]
+    NoSuchStep {
+        /// The step asked for.
+        step: usize,
+        /// Steps in the game's log.
+        steps: usize,
+    },
 }
 
 impl SessionError {
@@ -135,6 +196,9 @@ impl SessionError {
             SessionError::Deck(DeckError::BadCard { .. }) => "deck_bad_card",
             SessionError::Storage(error) => error.code(),
             SessionError::Settings(_) => "invalid_setting",
+            SessionError::NoWinnableDeal => "no_winnable_deal",
+            SessionError::GameInProgress => "game_in_progress",
+            SessionError::NoSuchStep { .. } => "no_such_step",
         }
     }
 }
@@ -469,6 +533,15 @@ impl Session {
         let variant = options.variant.unwrap_or(self.settings.variant);
         let jokers = self.settings.jokers_per_game;
         let setup = match options.deal {
+            DealChoice::Random if self.settings.winnable_only => {
+                let (number, _) = solver::next_winnable_deal(
+                    random_deal_number(),
+                    variant,
+                    Budget::nodes(WINNABLE_PICK_NODES),
+                )
+                .ok_or(SessionError::NoWinnableDeal)?;
+                GameSetup::numbered(number, variant, jokers)
+            }
             DealChoice::Random => GameSetup::numbered(random_deal_number(), variant, jokers),
             DealChoice::Number(number) => GameSetup::numbered(number, variant, jokers),
             DealChoice::Deck(deck) => GameSetup::custom(deck, variant, jokers),
@@ -490,6 +563,28 @@ impl Session {
         self.progress.round = Some(Round::new(self.settings.round_limit));
         self.save_progress();
         self.new_game(NewGame::random())
+    }
+
+    /// After the game: was the deal winnable from the start, the best score possible, and a
+    /// line reaching it (a step-by-step solution when the deal was winnable).
+    pub fn analyze_deal(&self) -> Result<Analysis, SessionError> {
+        self.analyze_position(0)
+    }
+
+    /// After the game: the solver's verdict on the position after the first `step` entries of
+    /// the game's log (0 is the start). "Was it still winnable here?"
+    pub fn analyze_position(&self, step: usize) -> Result<Analysis, SessionError> {
+        let game = &self.current.game;
+        if !game.status().is_over() {
+            return Err(SessionError::GameInProgress);
+        }
+        let steps = game.log().len();
+        if step > steps {
+            return Err(SessionError::NoSuchStep { step, steps });
+        }
+        let outcome = solver::still_winnable(game.setup(), game.log(), step, Budget::default())
+            .map_err(|error| SessionError::Action(error.error))?;
+        Ok(Analysis::of(&outcome))
     }
 
     /// The round of five in progress or just finished.

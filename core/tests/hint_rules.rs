@@ -15,10 +15,10 @@ fn cards(text: &str) -> Vec<Card> {
 
 #[test]
 fn a_hint_never_suggests_moving_a_lone_card() {
-    // Nothing to discard, the stock is empty, pile 2 is empty. KS 9C can usefully go there;
-    // 5H and 2D are alone and moving them would change nothing.
+    // Nothing to discard, the stock is empty, pile 2 is empty. Moving 9C there uncovers QS,
+    // which KS then beats; 5H and KS are alone and moving them would change nothing.
     let view = PlayerView {
-        piles: [cards("5H"), cards(""), cards("KS 9C"), cards("2D")],
+        piles: [cards("5H"), cards(""), cards("QS 9C"), cards("KS")],
         cell: None,
         unseen: CardSet::EMPTY,
         variant: Variant::Standard,

@@ -41,7 +41,7 @@ fn numbered(number: u64) -> NewGame {
 /// Plays the game to its end by following the greedy hint.
 fn play_out(session: &mut Session) {
     while !session.game().status().is_over() {
-        match crate::hint::suggest(&PlayerView::of(session.game())) {
+        match crate::hint::greedy(&PlayerView::of(session.game())) {
             Hint::Play(action) => session.execute(Command::Play(action)).unwrap(),
             Hint::NoUsefulMove => session.resign().unwrap(),
         };
@@ -447,4 +447,63 @@ fn a_storage_path_that_cannot_be_a_directory_is_a_typed_error() {
     let error = Session::open_with_clock(&file, clock).unwrap_err();
     assert_eq!(error.code(), "storage_directory");
     let _ = fs::remove_file(&file);
+}
+
+#[test]
+fn winnable_only_picks_deals_the_solver_proves_winnable() {
+    let (clock, _) = manual_clock(0);
+    let settings = Settings {
+        winnable_only: true,
+        ..Settings::default()
+    };
+    let mut session = Session::in_memory(settings, clock).unwrap();
+    for _ in 0..3 {
+        let snap = session.new_game(NewGame::random()).unwrap();
+        let number = snap.deal_number.unwrap();
+        let table = Table::new(&Deck::from_deal_number(number), 0);
+        let outcome = crate::solver::solve(
+            &table,
+            Variant::Standard,
+            0,
+            crate::solver::Budget::default(),
+        );
+        assert_eq!(outcome.winnable(), Some(true), "deal {number}");
+    }
+}
+
+#[test]
+fn the_analysis_waits_for_the_end_of_the_game() {
+    let (clock, _) = manual_clock(0);
+    let mut session = Session::in_memory(Settings::default(), clock).unwrap();
+    session.new_game(numbered(9)).unwrap();
+    run(&mut session, "deal");
+    assert_eq!(session.analyze_deal(), Err(SessionError::GameInProgress));
+    run(&mut session, "resign");
+    assert_eq!(
+        session.analyze_position(3),
+        Err(SessionError::NoSuchStep { step: 3, steps: 2 })
+    );
+}
+
+#[test]
+fn the_analysis_line_replays_to_its_score_from_the_start_and_mid_game() {
+    let (clock, _) = manual_clock(0);
+    let mut session = Session::in_memory(Settings::default(), clock).unwrap();
+    session.new_game(numbered(9)).unwrap();
+    run(&mut session, "deal; deal; resign");
+    let setup = session.game().setup().clone();
+    for step in [0, 1, 2] {
+        let analysis = session.analyze_position(step).unwrap();
+        assert!(analysis.lower_bound <= analysis.upper_bound);
+        let mut game = Game::replay(setup.clone(), &session.game().log()[..step]).unwrap();
+        for action in &analysis.line {
+            game.execute(Command::Play(*action)).unwrap();
+        }
+        assert!(game.status().is_over());
+        assert_eq!(game.table().score() as u32, analysis.lower_bound);
+        if let Some(best) = analysis.best_score {
+            assert_eq!(best, analysis.lower_bound);
+            assert_eq!(analysis.winnable, Some(best == 48));
+        }
+    }
 }

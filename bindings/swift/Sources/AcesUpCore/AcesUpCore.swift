@@ -631,6 +631,18 @@ fileprivate struct FfiConverterData: FfiConverterRustBuffer {
 public protocol SessionProtocol: AnyObject, Sendable {
     
     /**
+     * After the game: was the deal winnable from the start, the best score possible, and a
+     * line reaching it (a step-by-step solution when the deal was winnable).
+     */
+    func analyzeDeal() throws  -> Analysis
+    
+    /**
+     * After the game: the solver's verdict on the position after the first `step` entries of
+     * the game's log (0 is the start): "was it still winnable here?".
+     */
+    func analyzePosition(step: UInt32) throws  -> Analysis
+    
+    /**
      * The best finished games of `variant`, best first (higher score, then fewer restarts,
      * hints, undos, jokers, shorter time, fewer moves, earlier finish), at most `limit`.
      */
@@ -862,6 +874,33 @@ public static func withTimeSource(storageDir: String, timeSource: TimeSource)thr
 }
     
 
+    
+    /**
+     * After the game: was the deal winnable from the start, the best score possible, and a
+     * line reaching it (a step-by-step solution when the deal was winnable).
+     */
+open func analyzeDeal()throws  -> Analysis  {
+    return try  FfiConverterTypeAnalysis_lift(try rustCallWithError(FfiConverterTypeGameError_lift) {
+        uniffiCallStatus in
+    uniffi_acesup_fn_method_session_analyze_deal(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * After the game: the solver's verdict on the position after the first `step` entries of
+     * the game's log (0 is the start): "was it still winnable here?".
+     */
+open func analyzePosition(step: UInt32)throws  -> Analysis  {
+    return try  FfiConverterTypeAnalysis_lift(try rustCallWithError(FfiConverterTypeGameError_lift) {
+        uniffiCallStatus in
+    uniffi_acesup_fn_method_session_analyze_position(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt32.lower(step),uniffiCallStatus
+    )
+})
+}
     
     /**
      * The best finished games of `variant`, best first (higher score, then fewer restarts,
@@ -1436,6 +1475,127 @@ public func FfiConverterTypeTimeSource_lower(_ value: TimeSource) -> UInt64 {
 }
 
 
+
+
+/**
+ * The solver's verdict on a position of a finished game (post-game review).
+ */
+public struct Analysis: Equatable, Hashable {
+    /**
+     * `true`: winnable; `false`: proven not; `None`: the solver's budget ran out.
+     */
+    public var winnable: Bool?
+    /**
+     * The exact best final score, when the answer is definite.
+     */
+    public var bestScore: UInt32?
+    /**
+     * A final score `line` reaches (the best score when definite).
+     */
+    public var lowerBound: UInt32
+    /**
+     * No line can score more than this.
+     */
+    public var upperBound: UInt32
+    /**
+     * From the position: a solution, an optimal line, or the best line found. Shells can
+     * replay it step by step.
+     */
+    public var line: [Action]
+    /**
+     * Positions the solver generated.
+     */
+    public var nodes: UInt64
+    /**
+     * Time the solver took, in milliseconds.
+     */
+    public var millis: UInt64
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `true`: winnable; `false`: proven not; `None`: the solver's budget ran out.
+         */winnable: Bool?, 
+        /**
+         * The exact best final score, when the answer is definite.
+         */bestScore: UInt32?, 
+        /**
+         * A final score `line` reaches (the best score when definite).
+         */lowerBound: UInt32, 
+        /**
+         * No line can score more than this.
+         */upperBound: UInt32, 
+        /**
+         * From the position: a solution, an optimal line, or the best line found. Shells can
+         * replay it step by step.
+         */line: [Action], 
+        /**
+         * Positions the solver generated.
+         */nodes: UInt64, 
+        /**
+         * Time the solver took, in milliseconds.
+         */millis: UInt64) {
+        self.winnable = winnable
+        self.bestScore = bestScore
+        self.lowerBound = lowerBound
+        self.upperBound = upperBound
+        self.line = line
+        self.nodes = nodes
+        self.millis = millis
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Analysis: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAnalysis: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Analysis {
+        return
+            try Analysis(
+                winnable: FfiConverterOptionBool.read(from: &buf), 
+                bestScore: FfiConverterOptionUInt32.read(from: &buf), 
+                lowerBound: FfiConverterUInt32.read(from: &buf), 
+                upperBound: FfiConverterUInt32.read(from: &buf), 
+                line: FfiConverterSequenceTypeAction.read(from: &buf), 
+                nodes: FfiConverterUInt64.read(from: &buf), 
+                millis: FfiConverterUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Analysis, into buf: inout [UInt8]) {
+        FfiConverterOptionBool.write(value.winnable, into: &buf)
+        FfiConverterOptionUInt32.write(value.bestScore, into: &buf)
+        FfiConverterUInt32.write(value.lowerBound, into: &buf)
+        FfiConverterUInt32.write(value.upperBound, into: &buf)
+        FfiConverterSequenceTypeAction.write(value.line, into: &buf)
+        FfiConverterUInt64.write(value.nodes, into: &buf)
+        FfiConverterUInt64.write(value.millis, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAnalysis_lift(_ buf: RustBuffer) throws -> Analysis {
+    return try FfiConverterTypeAnalysis.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAnalysis_lower(_ value: Analysis) -> RustBuffer {
+    return FfiConverterTypeAnalysis.lower(value)
+}
 
 
 /**
@@ -2211,6 +2371,10 @@ public struct Settings: Equatable, Hashable {
      * The qualifying limit of a round of five, 0–48.
      */
     public var roundLimit: UInt32
+    /**
+     * Random new games only use deals the solver proves winnable (without jokers).
+     */
+    public var winnableOnly: Bool
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
@@ -2229,12 +2393,16 @@ public struct Settings: Equatable, Hashable {
          */hintsEnabled: Bool, 
         /**
          * The qualifying limit of a round of five, 0–48.
-         */roundLimit: UInt32) {
+         */roundLimit: UInt32, 
+        /**
+         * Random new games only use deals the solver proves winnable (without jokers).
+         */winnableOnly: Bool) {
         self.variant = variant
         self.jokersPerGame = jokersPerGame
         self.undoEnabled = undoEnabled
         self.hintsEnabled = hintsEnabled
         self.roundLimit = roundLimit
+        self.winnableOnly = winnableOnly
     }
 
     
@@ -2257,7 +2425,8 @@ public struct FfiConverterTypeSettings: FfiConverterRustBuffer {
                 jokersPerGame: FfiConverterUInt8.read(from: &buf), 
                 undoEnabled: FfiConverterBool.read(from: &buf), 
                 hintsEnabled: FfiConverterBool.read(from: &buf), 
-                roundLimit: FfiConverterUInt32.read(from: &buf)
+                roundLimit: FfiConverterUInt32.read(from: &buf), 
+                winnableOnly: FfiConverterBool.read(from: &buf)
         )
     }
 
@@ -2267,6 +2436,7 @@ public struct FfiConverterTypeSettings: FfiConverterRustBuffer {
         FfiConverterBool.write(value.undoEnabled, into: &buf)
         FfiConverterBool.write(value.hintsEnabled, into: &buf)
         FfiConverterUInt32.write(value.roundLimit, into: &buf)
+        FfiConverterBool.write(value.winnableOnly, into: &buf)
     }
 }
 
@@ -3305,6 +3475,25 @@ enum GameError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
          */movedTo: String
     )
     /**
+     * The solver found no provably winnable deal (its search gave up).
+     */
+    case NoWinnableDeal
+    /**
+     * The analysis shows the solution, so it waits until the game is over.
+     */
+    case GameInProgress
+    /**
+     * A review step beyond the end of the game's log.
+     */
+    case NoSuchStep(
+        /**
+         * The step asked for.
+         */step: UInt64, 
+        /**
+         * Steps in the game's log.
+         */steps: UInt64
+    )
+    /**
      * A command the game does not understand (only reachable through text commands).
      */
     case InvalidCommand(
@@ -3411,7 +3600,13 @@ public struct FfiConverterTypeGameError: FfiConverterRustBuffer {
             expected: try FfiConverterUInt32.read(from: &buf), 
             movedTo: try FfiConverterString.read(from: &buf)
             )
-        case 29: return .InvalidCommand(
+        case 29: return .NoWinnableDeal
+        case 30: return .GameInProgress
+        case 31: return .NoSuchStep(
+            step: try FfiConverterUInt64.read(from: &buf), 
+            steps: try FfiConverterUInt64.read(from: &buf)
+            )
+        case 32: return .InvalidCommand(
             text: try FfiConverterString.read(from: &buf)
             )
 
@@ -3565,8 +3760,22 @@ public struct FfiConverterTypeGameError: FfiConverterRustBuffer {
             FfiConverterString.write(movedTo, into: &buf)
             
         
-        case let .InvalidCommand(text):
+        case .NoWinnableDeal:
             writeInt(&buf, Int32(29))
+        
+        
+        case .GameInProgress:
+            writeInt(&buf, Int32(30))
+        
+        
+        case let .NoSuchStep(step,steps):
+            writeInt(&buf, Int32(31))
+            FfiConverterUInt64.write(step, into: &buf)
+            FfiConverterUInt64.write(steps, into: &buf)
+            
+        
+        case let .InvalidCommand(text):
+            writeInt(&buf, Int32(32))
             FfiConverterString.write(text, into: &buf)
             
         }
@@ -4372,6 +4581,30 @@ fileprivate struct FfiConverterOptionDouble: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionBool: FfiConverterRustBuffer {
+    typealias SwiftType = Bool?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterBool.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterBool.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionString: FfiConverterRustBuffer {
     typealias SwiftType = String?
 
@@ -4666,6 +4899,31 @@ fileprivate struct FfiConverterSequenceTypeTopCard: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeAction: FfiConverterRustBuffer {
+    typealias SwiftType = [Action]
+
+    public static func write(_ value: [Action], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeAction.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [Action] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [Action]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeAction.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypePlace: FfiConverterRustBuffer {
     typealias SwiftType = [Place]
 
@@ -4810,6 +5068,12 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_acesup_checksum_func_parse_deck() != 17077) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_acesup_checksum_method_session_analyze_deal() != 41533) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_acesup_checksum_method_session_analyze_position() != 7529) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_acesup_checksum_method_session_best_records() != 46238) {

@@ -284,6 +284,16 @@ uint64_t uniffi_acesup_fn_constructor_session_new(RustBuffer storage_dir, RustCa
 uint64_t uniffi_acesup_fn_constructor_session_with_time_source(RustBuffer storage_dir, uint64_t time_source, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_ACESUP_FN_METHOD_SESSION_ANALYZE_DEAL
+#define UNIFFI_FFIDEF_UNIFFI_ACESUP_FN_METHOD_SESSION_ANALYZE_DEAL
+RustBuffer uniffi_acesup_fn_method_session_analyze_deal(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_ACESUP_FN_METHOD_SESSION_ANALYZE_POSITION
+#define UNIFFI_FFIDEF_UNIFFI_ACESUP_FN_METHOD_SESSION_ANALYZE_POSITION
+RustBuffer uniffi_acesup_fn_method_session_analyze_position(uint64_t ptr, uint32_t step, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_ACESUP_FN_METHOD_SESSION_BEST_RECORDS
 #define UNIFFI_FFIDEF_UNIFFI_ACESUP_FN_METHOD_SESSION_BEST_RECORDS
 RustBuffer uniffi_acesup_fn_method_session_best_records(uint64_t ptr, RustBuffer variant, uint32_t limit, RustCallStatus *_Nonnull out_status
@@ -754,6 +764,18 @@ uint16_t uniffi_acesup_checksum_func_library_version(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_ACESUP_CHECKSUM_FUNC_PARSE_DECK
 #define UNIFFI_FFIDEF_UNIFFI_ACESUP_CHECKSUM_FUNC_PARSE_DECK
 uint16_t uniffi_acesup_checksum_func_parse_deck(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_ACESUP_CHECKSUM_METHOD_SESSION_ANALYZE_DEAL
+#define UNIFFI_FFIDEF_UNIFFI_ACESUP_CHECKSUM_METHOD_SESSION_ANALYZE_DEAL
+uint16_t uniffi_acesup_checksum_method_session_analyze_deal(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_ACESUP_CHECKSUM_METHOD_SESSION_ANALYZE_POSITION
+#define UNIFFI_FFIDEF_UNIFFI_ACESUP_CHECKSUM_METHOD_SESSION_ANALYZE_POSITION
+uint16_t uniffi_acesup_checksum_method_session_analyze_position(void
     
 );
 #endif

@@ -709,6 +709,10 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_acesup_checksum_func_parse_deck(
     ): Int
+    external fun uniffi_acesup_checksum_method_session_analyze_deal(
+    ): Int
+    external fun uniffi_acesup_checksum_method_session_analyze_position(
+    ): Int
     external fun uniffi_acesup_checksum_method_session_best_records(
     ): Int
     external fun uniffi_acesup_checksum_method_session_deal(
@@ -798,6 +802,10 @@ internal object UniffiLib {
     ): Long
     external fun uniffi_acesup_fn_constructor_session_with_time_source(`storageDir`: RustBuffer.ByValue,`timeSource`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
+    external fun uniffi_acesup_fn_method_session_analyze_deal(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_acesup_fn_method_session_analyze_position(`ptr`: Long,`step`: Int,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_acesup_fn_method_session_best_records(`ptr`: Long,`variant`: RustBuffer.ByValue,`limit`: Int,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_acesup_fn_method_session_deal(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
@@ -1003,6 +1011,12 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_acesup_checksum_func_parse_deck() and 0xFFFF) != 17077) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_acesup_checksum_method_session_analyze_deal() and 0xFFFF) != 41533) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_acesup_checksum_method_session_analyze_position() and 0xFFFF) != 7529) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_acesup_checksum_method_session_best_records() and 0xFFFF) != 46238) {
@@ -1579,6 +1593,18 @@ public object FfiConverterByteArray: FfiConverterRustBuffer<ByteArray> {
 public interface SessionInterface {
     
     /**
+     * After the game: was the deal winnable from the start, the best score possible, and a
+     * line reaching it (a step-by-step solution when the deal was winnable).
+     */
+    fun `analyzeDeal`(): Analysis
+    
+    /**
+     * After the game: the solver's verdict on the position after the first `step` entries of
+     * the game's log (0 is the start): "was it still winnable here?".
+     */
+    fun `analyzePosition`(`step`: kotlin.UInt): Analysis
+    
+    /**
      * The best finished games of `variant`, best first (higher score, then fewer restarts,
      * hints, undos, jokers, shorter time, fewer moves, earlier finish), at most `limit`.
      */
@@ -1833,6 +1859,43 @@ open class Session: Disposable, AutoCloseable, SessionInterface
             UniffiLib.uniffi_acesup_fn_clone_session(handle, status)
         }
     }
+
+    
+    /**
+     * After the game: was the deal winnable from the start, the best score possible, and a
+     * line reaching it (a step-by-step solution when the deal was winnable).
+     */
+    @Throws(GameException::class)override fun `analyzeDeal`(): Analysis {
+            return FfiConverterTypeAnalysis.lift(
+    callWithHandle {
+    uniffiRustCallWithError(GameException) { _status ->
+    UniffiLib.uniffi_acesup_fn_method_session_analyze_deal(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * After the game: the solver's verdict on the position after the first `step` entries of
+     * the game's log (0 is the start): "was it still winnable here?".
+     */
+    @Throws(GameException::class)override fun `analyzePosition`(`step`: kotlin.UInt): Analysis {
+            return FfiConverterTypeAnalysis.lift(
+    callWithHandle {
+    uniffiRustCallWithError(GameException) { _status ->
+    UniffiLib.uniffi_acesup_fn_method_session_analyze_position(
+        it,
+        
+        FfiConverterUInt.lower(`step`),_status)
+}
+    }
+    )
+    }
+    
 
     
     /**
@@ -2663,6 +2726,94 @@ public object FfiConverterTypeTimeSource: FfiConverter<TimeSource, Long> {
 
 
 /**
+ * The solver's verdict on a position of a finished game (post-game review).
+ */
+data class Analysis (
+    /**
+     * `true`: winnable; `false`: proven not; `None`: the solver's budget ran out.
+     */
+    var `winnable`: kotlin.Boolean?
+    , 
+    /**
+     * The exact best final score, when the answer is definite.
+     */
+    var `bestScore`: kotlin.UInt?
+    , 
+    /**
+     * A final score `line` reaches (the best score when definite).
+     */
+    var `lowerBound`: kotlin.UInt
+    , 
+    /**
+     * No line can score more than this.
+     */
+    var `upperBound`: kotlin.UInt
+    , 
+    /**
+     * From the position: a solution, an optimal line, or the best line found. Shells can
+     * replay it step by step.
+     */
+    var `line`: List<Action>
+    , 
+    /**
+     * Positions the solver generated.
+     */
+    var `nodes`: kotlin.ULong
+    , 
+    /**
+     * Time the solver took, in milliseconds.
+     */
+    var `millis`: kotlin.ULong
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAnalysis: FfiConverterRustBuffer<Analysis> {
+    override fun read(buf: ByteBuffer): Analysis {
+        return Analysis(
+            FfiConverterOptionalBoolean.read(buf),
+            FfiConverterOptionalUInt.read(buf),
+            FfiConverterUInt.read(buf),
+            FfiConverterUInt.read(buf),
+            FfiConverterSequenceTypeAction.read(buf),
+            FfiConverterULong.read(buf),
+            FfiConverterULong.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: Analysis) = (
+            FfiConverterOptionalBoolean.allocationSize(value.`winnable`) +
+            FfiConverterOptionalUInt.allocationSize(value.`bestScore`) +
+            FfiConverterUInt.allocationSize(value.`lowerBound`) +
+            FfiConverterUInt.allocationSize(value.`upperBound`) +
+            FfiConverterSequenceTypeAction.allocationSize(value.`line`) +
+            FfiConverterULong.allocationSize(value.`nodes`) +
+            FfiConverterULong.allocationSize(value.`millis`)
+    )
+
+    override fun write(value: Analysis, buf: ByteBuffer) {
+            FfiConverterOptionalBoolean.write(value.`winnable`, buf)
+            FfiConverterOptionalUInt.write(value.`bestScore`, buf)
+            FfiConverterUInt.write(value.`lowerBound`, buf)
+            FfiConverterUInt.write(value.`upperBound`, buf)
+            FfiConverterSequenceTypeAction.write(value.`line`, buf)
+            FfiConverterULong.write(value.`nodes`, buf)
+            FfiConverterULong.write(value.`millis`, buf)
+    }
+}
+
+
+
+/**
  * One playing card.
  */
 data class Card (
@@ -3222,6 +3373,11 @@ data class Settings (
      * The qualifying limit of a round of five, 0–48.
      */
     var `roundLimit`: kotlin.UInt
+    , 
+    /**
+     * Random new games only use deals the solver proves winnable (without jokers).
+     */
+    var `winnableOnly`: kotlin.Boolean
     
 ){
     
@@ -3243,6 +3399,7 @@ public object FfiConverterTypeSettings: FfiConverterRustBuffer<Settings> {
             FfiConverterBoolean.read(buf),
             FfiConverterBoolean.read(buf),
             FfiConverterUInt.read(buf),
+            FfiConverterBoolean.read(buf),
         )
     }
 
@@ -3251,7 +3408,8 @@ public object FfiConverterTypeSettings: FfiConverterRustBuffer<Settings> {
             FfiConverterUByte.allocationSize(value.`jokersPerGame`) +
             FfiConverterBoolean.allocationSize(value.`undoEnabled`) +
             FfiConverterBoolean.allocationSize(value.`hintsEnabled`) +
-            FfiConverterUInt.allocationSize(value.`roundLimit`)
+            FfiConverterUInt.allocationSize(value.`roundLimit`) +
+            FfiConverterBoolean.allocationSize(value.`winnableOnly`)
     )
 
     override fun write(value: Settings, buf: ByteBuffer) {
@@ -3260,6 +3418,7 @@ public object FfiConverterTypeSettings: FfiConverterRustBuffer<Settings> {
             FfiConverterBoolean.write(value.`undoEnabled`, buf)
             FfiConverterBoolean.write(value.`hintsEnabled`, buf)
             FfiConverterUInt.write(value.`roundLimit`, buf)
+            FfiConverterBoolean.write(value.`winnableOnly`, buf)
     }
 }
 
@@ -4365,6 +4524,43 @@ sealed class GameException: kotlin.Exception() {
     }
     
     /**
+     * The solver found no provably winnable deal (its search gave up).
+     */
+    class NoWinnableDeal(
+        ) : GameException() {
+        override val message
+            get() = ""
+    }
+    
+    /**
+     * The analysis shows the solution, so it waits until the game is over.
+     */
+    class GameInProgress(
+        ) : GameException() {
+        override val message
+            get() = ""
+    }
+    
+    /**
+     * A review step beyond the end of the game's log.
+     */
+    class NoSuchStep(
+        
+        /**
+         * The step asked for.
+         */
+        val `step`: kotlin.ULong, 
+        
+        /**
+         * Steps in the game's log.
+         */
+        val `steps`: kotlin.ULong
+        ) : GameException() {
+        override val message
+            get() = "step=${ `step` }, steps=${ `steps` }"
+    }
+    
+    /**
      * A command the game does not understand (only reachable through text commands).
      */
     class InvalidCommand(
@@ -4467,7 +4663,13 @@ public object FfiConverterTypeGameError : FfiConverterRustBuffer<GameException> 
                 FfiConverterUInt.read(buf),
                 FfiConverterString.read(buf),
                 )
-            29 -> GameException.InvalidCommand(
+            29 -> GameException.NoWinnableDeal()
+            30 -> GameException.GameInProgress()
+            31 -> GameException.NoSuchStep(
+                FfiConverterULong.read(buf),
+                FfiConverterULong.read(buf),
+                )
+            32 -> GameException.InvalidCommand(
                 FfiConverterString.read(buf),
                 )
             else -> throw RuntimeException("invalid error enum value, something is very wrong!!")
@@ -4614,6 +4816,20 @@ public object FfiConverterTypeGameError : FfiConverterRustBuffer<GameException> 
                 + FfiConverterUInt.allocationSize(value.`found`)
                 + FfiConverterUInt.allocationSize(value.`expected`)
                 + FfiConverterString.allocationSize(value.`movedTo`)
+            )
+            is GameException.NoWinnableDeal -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+            )
+            is GameException.GameInProgress -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+            )
+            is GameException.NoSuchStep -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterULong.allocationSize(value.`step`)
+                + FfiConverterULong.allocationSize(value.`steps`)
             )
             is GameException.InvalidCommand -> (
                 // Add the size for the Int that specifies the variant plus the size needed for all fields
@@ -4764,8 +4980,22 @@ public object FfiConverterTypeGameError : FfiConverterRustBuffer<GameException> 
                 FfiConverterString.write(value.`movedTo`, buf)
                 Unit
             }
-            is GameException.InvalidCommand -> {
+            is GameException.NoWinnableDeal -> {
                 buf.putInt(29)
+                Unit
+            }
+            is GameException.GameInProgress -> {
+                buf.putInt(30)
+                Unit
+            }
+            is GameException.NoSuchStep -> {
+                buf.putInt(31)
+                FfiConverterULong.write(value.`step`, buf)
+                FfiConverterULong.write(value.`steps`, buf)
+                Unit
+            }
+            is GameException.InvalidCommand -> {
+                buf.putInt(32)
                 FfiConverterString.write(value.`text`, buf)
                 Unit
             }
@@ -5331,6 +5561,38 @@ public object FfiConverterOptionalDouble: FfiConverterRustBuffer<kotlin.Double?>
 /**
  * @suppress
  */
+public object FfiConverterOptionalBoolean: FfiConverterRustBuffer<kotlin.Boolean?> {
+    override fun read(buf: ByteBuffer): kotlin.Boolean? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterBoolean.read(buf)
+    }
+
+    override fun allocationSize(value: kotlin.Boolean?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterBoolean.allocationSize(value)
+        }
+    }
+
+    override fun write(value: kotlin.Boolean?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterBoolean.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalString: FfiConverterRustBuffer<kotlin.String?> {
     override fun read(buf: ByteBuffer): kotlin.String? {
         if (buf.get().toInt() == 0) {
@@ -5681,6 +5943,34 @@ public object FfiConverterSequenceTypeTopCard: FfiConverterRustBuffer<List<TopCa
         buf.putInt(value.size)
         value.iterator().forEach {
             FfiConverterTypeTopCard.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeAction: FfiConverterRustBuffer<List<Action>> {
+    override fun read(buf: ByteBuffer): List<Action> {
+        val len = buf.getInt()
+        return List<Action>(len) {
+            FfiConverterTypeAction.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<Action>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeAction.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<Action>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeAction.write(it, buf)
         }
     }
 }
