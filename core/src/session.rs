@@ -18,112 +18,16 @@ use crate::error::ActionError;
 use crate::game::{Counters, Game, GameSetup, Status};
 use crate::hint::{self, Hint, PlayerView};
 use crate::records::{GameRecord, ranking};
-use crate::round::{DEFAULT_ROUND_LIMIT, Round, RoundHistory};
+use crate::round::{Round, RoundHistory};
 use crate::rules::{Action, PileIndex, Place, Variant};
 use crate::save::{StorageError, Store, StoreFile};
 use crate::snapshot::{SessionView, Snapshot};
-use crate::solver::{self, Budget, SolveOutcome, SolveResult};
+use crate::solver::{self, Budget};
 use crate::stats::Statistics;
-use crate::table::{NON_ACES, Table};
-
-/// Most jokers a game may start with.
-pub const MAX_JOKERS: u8 = 9;
+use crate::table::Table;
 
 /// Records kept on disk; the oldest go first (statistics keep counting them).
 pub const MAX_RECORDS: usize = 1000;
-
-/// Solver nodes spent on each candidate deal when picking a winnable deal. Win proofs are fast
-/// (median well under a millisecond); deals whose proof needs more are skipped, which keeps a
-/// "new game" tap short on a phone.
-pub const WINNABLE_PICK_NODES: u64 = 200_000;
-
-/// The solver's verdict on a position, for the post-game review.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Analysis {
-    /// `Some(true)`: winnable; `Some(false)`: proven not; `None`: the budget ran out.
-    pub winnable: Option<bool>,
-    /// The exact best final score, when the answer is definite.
-    pub best_score: Option<u32>,
-    /// A final score `line` reaches (the best score when definite).
-    pub lower_bound: u32,
-    /// No line can score more than this.
-    pub upper_bound: u32,
-    /// From the position: a solution, an optimal line, or the best line found; it replays.
-    pub line: Vec<Action>,
-    /// Positions the solver generated.
-    pub nodes: u64,
-    /// Time the solver took, in milliseconds.
-    pub millis: u64,
-}
-
-impl Analysis {
-    fn of(outcome: &SolveOutcome) -> Analysis {
-        let upper_bound = match outcome.result {
-            SolveResult::Won { .. } => NON_ACES as u32,
-            SolveResult::Lost { best_score, .. } => u32::from(best_score),
-            SolveResult::Unknown { upper_bound, .. } => u32::from(upper_bound),
-        };
-        Analysis {
-            winnable: outcome.winnable(),
-            best_score: outcome.best_score().map(u32::from),
-            lower_bound: u32::from(outcome.line_score()),
-            upper_bound,
-            line: outcome.line().to_vec(),
-            nodes: outcome.nodes,
-            millis: u64::try_from(outcome.elapsed.as_millis()).unwrap_or(u64::MAX),
-        }
-    }
-}
-
-/// The player's settings.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Settings {
-    /// The variant of new games.
-    pub variant: Variant,
-    /// Jokers each new game starts with (0 switches the power-up off).
-    pub jokers_per_game: u8,
-    /// Undo and redo allowed.
-    pub undo_enabled: bool,
-    /// Hints allowed.
-    pub hints_enabled: bool,
-    /// The qualifying limit of a round of five.
-    pub round_limit: u32,
-    /// Random new games only use deals the solver proves winnable (without jokers).
-    pub winnable_only: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            variant: Variant::Standard,
-            jokers_per_game: 1,
-            undo_enabled: true,
-            hints_enabled: true,
-            round_limit: DEFAULT_ROUND_LIMIT,
-            winnable_only: false,
-        }
-    }
-}
-
-impl Settings {
-    /// Checks the ranges.
-    pub fn validate(&self) -> Result<(), String> {
-        if self.jokers_per_game > MAX_JOKERS {
-            return Err(format!(
-                "at most {MAX_JOKERS} jokers per game, not {}",
-                self.jokers_per_game
-            ));
-        }
-        if self.round_limit > NON_ACES as u32 {
-            return Err(format!(
-                "the round limit must be 0-48, not {}",
-                self.round_limit
-            ));
-        }
-        Ok(())
-    }
-}
 
 /// Where a new game's cards come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -234,12 +138,14 @@ struct SavedGame {
 }
 
 impl SavedGame {
-    fn check(&self) -> Result<(), String> {
+    /// Rebuilds the game by replaying its log, and checks that it comes out as saved.
+    fn restore(&self) -> Result<Game, String> {
         self.table.validate(self.setup.variant)?;
         if self.setup.jokers > MAX_JOKERS {
             return Err(format!("{} jokers per game", self.setup.jokers));
         }
-        let game = self.replay()?;
+        let game =
+            Game::replay(self.setup.clone(), &self.log).map_err(|error| error.to_string())?;
         if game.table() != &self.table {
             return Err("the action log does not replay to the saved table".to_owned());
         }
@@ -248,11 +154,7 @@ impl SavedGame {
                 "the action log does not replay to the saved status and counters".to_owned(),
             );
         }
-        Ok(())
-    }
-
-    fn replay(&self) -> Result<Game, String> {
-        Game::replay(self.setup.clone(), &self.log).map_err(|error| error.to_string())
+        Ok(game)
     }
 }
 
@@ -393,18 +295,20 @@ impl Session {
         )
         .unwrap_or_default();
         let records = load_records(&store, &mut problems);
-        let saved: Option<SavedGame> =
-            keep(store.load(StoreFile::Game, SavedGame::check), &mut problems);
+        let saved: Option<SavedGame> = keep(store.load(StoreFile::Game, |_| Ok(())), &mut problems);
+        let resumed = saved.and_then(|saved| match saved.restore() {
+            Ok(game) => Some((saved, game)),
+            Err(reason) => {
+                problems.push(store.set_aside(StoreFile::Game, reason));
+                None
+            }
+        });
         let mut session = Session::in_memory(settings, clock)?;
         session.store = Some(store);
         session.progress = progress;
         session.records = records;
         session.load_problems = problems;
-        if let Some(saved) = saved.and_then(|saved| {
-            let game = saved.replay().ok()?;
-            Some((saved, game))
-        }) {
-            let (saved, game) = saved;
+        if let Some((saved, game)) = resumed {
             session.current = Current {
                 id: saved.id,
                 game,
@@ -763,6 +667,12 @@ fn load_records(store: &Store, problems: &mut Vec<StorageError>) -> Vec<GameReco
     }
     good
 }
+
+mod analysis;
+mod settings;
+
+pub use analysis::{Analysis, WINNABLE_PICK_NODES};
+pub use settings::{MAX_JOKERS, Settings};
 
 #[cfg(test)]
 mod tests;
