@@ -11,8 +11,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use acesup::{
-    Action, Card, DealChoice, GameError, GameRecord, Hint, NewGameOptions, Place, Session,
-    Settings, TableSnapshot, TimeSource, Variant, VariantStatistics,
+    Action, Analysis, Card, DealChoice, GameError, GameRecord, Hint, NewGameOptions, Place,
+    Session, Settings, TableSnapshot, TimeSource, Variant, VariantStatistics,
 };
 use serde_json::{Map, Value, json};
 
@@ -211,6 +211,17 @@ fn settings(s: &Settings) -> Value {
         "undo_enabled": s.undo_enabled,
         "hints_enabled": s.hints_enabled,
         "round_limit": s.round_limit,
+        "winnable_only": s.winnable_only,
+    })
+}
+
+fn analysis(a: &Analysis) -> Value {
+    json!({
+        "winnable": a.winnable,
+        "best_score": a.best_score,
+        "lower_bound": a.lower_bound,
+        "upper_bound": a.upper_bound,
+        "line": a.line.iter().map(action).collect::<Vec<_>>(),
     })
 }
 
@@ -263,6 +274,8 @@ struct Run {
     dir: PathBuf,
     clock: Arc<ManualClock>,
     session: Arc<Session>,
+    /// The result of the latest successful `analyze_deal` / `analyze_position` step.
+    last_analysis: Option<Analysis>,
 }
 
 fn place_arg(step: &Value, key: &str) -> Place {
@@ -318,6 +331,7 @@ fn merged_settings(current: &Settings, changes: &Value) -> Settings {
                 "round_limit" => {
                     s.round_limit = u32::try_from(value.as_u64().expect("limit")).expect("u32")
                 }
+                "winnable_only" => s.winnable_only = value.as_bool().expect("bool"),
                 other => panic!("unknown setting {other}"),
             }
         }
@@ -330,15 +344,35 @@ fn open(path: &str, clock: &Arc<ManualClock>) -> Result<Arc<Session>, GameError>
     Session::with_time_source(path.to_owned(), source)
 }
 
-/// What a step returned: a snapshot (actions), nothing, or an error.
+/// What a step returned: a snapshot (actions), nothing, an analysis (kept as `last_analysis`),
+/// or an error.
 enum Outcome {
     Snapshot(TableSnapshot),
     Done,
+    Analyzed,
     Failed(GameError),
 }
 
 fn outcome(result: Result<TableSnapshot, GameError>) -> Outcome {
     result.map_or_else(Outcome::Failed, Outcome::Snapshot)
+}
+
+/// Plays `line` through the session, action by action; the first refusal ends the replay.
+fn replay(s: &Session, line: &[Action]) -> Outcome {
+    let mut last = s.snapshot();
+    for a in line {
+        let result = match a {
+            Action::Deal => s.deal(),
+            Action::Discard { from } => s.discard(*from),
+            Action::Move { from, to } => s.move_card(*from, *to),
+            Action::Joker { pile } => s.use_joker(*pile),
+        };
+        match result {
+            Ok(snapshot) => last = snapshot,
+            Err(error) => return Outcome::Failed(error),
+        }
+    }
+    Outcome::Snapshot(last)
 }
 
 impl Run {
@@ -362,6 +396,7 @@ impl Run {
             dir,
             clock,
             session,
+            last_analysis: None,
         }
     }
 
@@ -395,8 +430,23 @@ impl Run {
                 Err(error) => Outcome::Failed(error),
             },
             "new_game" => {
-                let options =
-                    new_game_options(step).expect("new_game needs deck, deal_number or random");
+                let options = if step.get("same_deal").and_then(Value::as_bool) == Some(true) {
+                    NewGameOptions {
+                        deal: DealChoice::Number {
+                            number: s
+                                .snapshot()
+                                .deal_number
+                                .expect("same_deal needs a deal number"),
+                        },
+                        variant: step
+                            .get("variant")
+                            .and_then(Value::as_str)
+                            .map(variant_from),
+                    }
+                } else {
+                    new_game_options(step)
+                        .expect("new_game needs deck, deal_number, random or same_deal")
+                };
                 outcome(s.new_game(options))
             }
             "start_round" => outcome(s.start_round()),
@@ -446,8 +496,32 @@ impl Run {
                 std::fs::write(self.dir.join(name), text).expect("write file");
                 Outcome::Done
             }
+            "analyze_deal" => self.analyzed(s.analyze_deal()),
+            "analyze_position" => {
+                let at = u32::try_from(step["step"].as_u64().expect("step")).expect("u32");
+                self.analyzed(s.analyze_position(at))
+            }
+            "replay_analysis_line" => {
+                let line = self
+                    .last_analysis
+                    .as_ref()
+                    .expect("replay_analysis_line needs an analysis first")
+                    .line
+                    .clone();
+                replay(s, &line)
+            }
             "check" => Outcome::Done,
             other => panic!("unknown step {other:?}"),
+        }
+    }
+
+    fn analyzed(&mut self, result: Result<Analysis, GameError>) -> Outcome {
+        match result {
+            Ok(analysis) => {
+                self.last_analysis = Some(analysis);
+                Outcome::Analyzed
+            }
+            Err(error) => Outcome::Failed(error),
         }
     }
 
@@ -474,6 +548,7 @@ impl Run {
                            "records": best.iter().map(record).collect::<Vec<_>>()})
                 }
                 "settings" => settings(&s.settings()),
+                "analysis" => self.last_analysis.as_ref().map_or(Value::Null, analysis),
                 "round_history" => {
                     let h = s.round_history();
                     json!({"played": h.played, "qualified": h.qualified, "best_result": h.best_result})
@@ -522,7 +597,7 @@ fn run_scenario(path: &Path) -> Vec<String> {
                     ));
                 }
             }
-            (Outcome::Done, None) => {}
+            (Outcome::Done | Outcome::Analyzed, None) => {}
         }
         if let Some(Value::Object(expect)) = step.get("expect") {
             let actual = run.actual(expect);

@@ -1,6 +1,7 @@
 package app.acesup.scenarios
 
 import app.acesup.core.Action
+import app.acesup.core.Analysis
 import app.acesup.core.Card
 import app.acesup.core.Counters
 import app.acesup.core.DealChoice
@@ -168,6 +169,16 @@ private fun settings(s: Settings): Map<String, Any?> =
         "undo_enabled" to s.undoEnabled,
         "hints_enabled" to s.hintsEnabled,
         "round_limit" to s.roundLimit.toLong(),
+        "winnable_only" to s.winnableOnly,
+    )
+
+private fun analysis(a: Analysis): Map<String, Any?> =
+    mapOf(
+        "winnable" to a.winnable,
+        "best_score" to a.bestScore?.toLong(),
+        "lower_bound" to a.lowerBound.toLong(),
+        "upper_bound" to a.upperBound.toLong(),
+        "line" to a.line.map(::actionText),
     )
 
 /** `NoSuchPile` -> `no_such_pile`: the case name as the scenarios write it. */
@@ -221,6 +232,9 @@ private sealed interface Outcome {
 
     data object Done : Outcome
 
+    /** An analysis step succeeded; its result is kept as the runner's last analysis. */
+    data object Analyzed : Outcome
+
     data class Failed(val error: GameException) : Outcome
 }
 
@@ -257,6 +271,7 @@ private fun mergedSettings(
                 "undo_enabled" -> s.copy(undoEnabled = value as Boolean)
                 "hints_enabled" -> s.copy(hintsEnabled = value as Boolean)
                 "round_limit" -> s.copy(roundLimit = (value as Long).toUInt())
+                "winnable_only" -> s.copy(winnableOnly = value as Boolean)
                 else -> error("unknown setting $key")
             }
     }
@@ -269,6 +284,9 @@ class ScenarioRunner(private val file: File) {
     private val dir: File = Files.createTempDirectory("acesup-scenario-kotlin-").toFile()
     private val clock = ManualClock(CLOCK_START_MS)
     private lateinit var session: Session
+
+    /** The result of the latest successful `analyze_deal` / `analyze_position` step. */
+    private var lastAnalysis: Analysis? = null
 
     private fun open(path: String): Session = Session.withTimeSource(path, clock)
 
@@ -339,7 +357,14 @@ class ScenarioRunner(private val file: File) {
                     check(result.snapshot.hint == result.hint) { "the hint result shows its hint" }
                     Outcome.Snapshot(result.snapshot)
                 }
-                "new_game" -> Outcome.Snapshot(s.newGame(requireNotNull(newGameOptions(step)) { "new_game needs a deal" }))
+                "new_game" ->
+                    if (step["same_deal"] == true) {
+                        val number = requireNotNull(s.snapshot().dealNumber) { "same_deal needs a deal number" }
+                        val variant = (step["variant"] as String?)?.let(::variantOf)
+                        Outcome.Snapshot(s.newGame(NewGameOptions(DealChoice.Number(number), variant)))
+                    } else {
+                        Outcome.Snapshot(s.newGame(requireNotNull(newGameOptions(step)) { "new_game needs a deal" }))
+                    }
                 "start_round" -> Outcome.Snapshot(s.startRound())
                 "set_settings" -> Outcome.Snapshot(s.setSettings(mergedSettings(s.settings(), step["settings"] as Map<*, *>)))
                 "pause" -> Outcome.Done.also { s.pause() }
@@ -348,12 +373,33 @@ class ScenarioRunner(private val file: File) {
                 "reopen" -> Outcome.Done.also { replace(open(dir.absolutePath)) }
                 "open" -> Outcome.Done.also { replace(open((step["path"] as String).replace("{dir}", dir.absolutePath))) }
                 "write_file" -> Outcome.Done.also { File(dir, step["name"] as String).writeText(step["text"] as String) }
+                "analyze_deal" -> Outcome.Analyzed.also { lastAnalysis = s.analyzeDeal() }
+                "analyze_position" -> Outcome.Analyzed.also { lastAnalysis = s.analyzePosition((step["step"] as Long).toUInt()) }
+                "replay_analysis_line" -> replay(s, requireNotNull(lastAnalysis) { "replay_analysis_line needs an analysis first" }.line)
                 "check" -> Outcome.Done
                 else -> error("unknown step $verb")
             }
         } catch (e: GameException) {
             Outcome.Failed(e)
         }
+
+    /** Plays `line` through the session, action by action; the first refusal ends the replay. */
+    private fun replay(
+        s: Session,
+        line: List<Action>,
+    ): Outcome {
+        var last = s.snapshot()
+        for (action in line) {
+            last =
+                when (action) {
+                    Action.Deal -> s.deal()
+                    is Action.Discard -> s.discard(action.from)
+                    is Action.Move -> s.moveCard(action.from, action.to)
+                    is Action.Joker -> s.useJoker(action.pile)
+                }
+        }
+        return Outcome.Snapshot(last)
+    }
 
     private fun actual(expect: Map<*, *>): Map<String, Any?> {
         val view = normalize(session.snapshot()).toMutableMap()
@@ -376,6 +422,7 @@ class ScenarioRunner(private val file: File) {
                         mapOf("variant" to query["variant"], "limit" to limit.toLong(), "records" to best.map(::record))
                     }
                     "settings" -> settings(session.settings())
+                    "analysis" -> lastAnalysis?.let(::analysis)
                     "round_history" ->
                         session.roundHistory().let {
                             mapOf(

@@ -187,7 +187,17 @@ private func settingsValue(_ s: Settings) -> JSON {
     .object([
         "variant": .string(variantCode(s.variant)), "jokers_per_game": number(s.jokersPerGame),
         "undo_enabled": .bool(s.undoEnabled), "hints_enabled": .bool(s.hintsEnabled),
-        "round_limit": number(s.roundLimit),
+        "round_limit": number(s.roundLimit), "winnable_only": .bool(s.winnableOnly),
+    ])
+}
+
+private func analysisValue(_ a: Analysis) -> JSON {
+    .object([
+        "winnable": optional(a.winnable) { .bool($0) },
+        "best_score": optional(a.bestScore, number),
+        "lower_bound": number(a.lowerBound),
+        "upper_bound": number(a.upperBound),
+        "line": .array(a.line.map { .string(actionText($0)) }),
     ])
 }
 
@@ -211,6 +221,8 @@ struct ScenarioFailure: Error, CustomStringConvertible {
 private enum Outcome {
     case snapshot(TableSnapshot)
     case done
+    /// An analysis step succeeded; its result is kept as the runner's last analysis.
+    case analyzed
     case failed(GameError)
 }
 
@@ -245,6 +257,7 @@ private func merged(_ current: Settings, _ changes: JSON?) -> Settings {
         case "undo_enabled": s.undoEnabled = value.bool ?? true
         case "hints_enabled": s.hintsEnabled = value.bool ?? true
         case "round_limit": s.roundLimit = UInt32(value.int ?? 0)
+        case "winnable_only": s.winnableOnly = value.bool ?? false
         default: break
         }
     }
@@ -257,6 +270,8 @@ final class ScenarioRunner {
     private let dir: URL
     private let clock = ManualClock(start: clockStartMs)
     private var session: Session!
+    /// The result of the latest successful `analyze_deal` / `analyze_position` step.
+    private var lastAnalysis: Analysis?
 
     init(file: URL) throws {
         scenario = try JSON.parse(Data(contentsOf: file))
@@ -301,7 +316,7 @@ final class ScenarioRunner {
             if normalize(returned) != normalize(session.snapshot()) {
                 problems.append("\(at): the returned snapshot differs from snapshot()")
             }
-        case .done:
+        case .done, .analyzed:
             if let expectedError { problems.append("\(at): expected error \(expectedError), got success") }
         }
         if let expect = step["expect"] {
@@ -334,6 +349,13 @@ final class ScenarioRunner {
                     throw ScenarioFailure(description: "the hint result does not show its hint")
                 }
                 return .snapshot(result.snapshot)
+            case "new_game" where step["same_deal"]?.bool == true:
+                guard let number = s.snapshot().dealNumber else {
+                    throw ScenarioFailure(description: "same_deal needs a deal number")
+                }
+                let options = NewGameOptions(
+                    deal: .number(number: number), variant: step["variant"]?.string.map { variant(code: $0) })
+                return .snapshot(try s.newGame(options: options))
             case "new_game":
                 guard let options = newGameOptions(step) else {
                     throw ScenarioFailure(description: "new_game needs a deal")
@@ -361,6 +383,29 @@ final class ScenarioRunner {
                 let url = dir.appendingPathComponent(step["name"]?.string ?? "")
                 try Data((step["text"]?.string ?? "").utf8).write(to: url)
                 return .done
+            case "analyze_deal":
+                lastAnalysis = try s.analyzeDeal()
+                return .analyzed
+            case "analyze_position":
+                guard let at = step["step"]?.int.flatMap({ UInt32(exactly: $0) }) else {
+                    throw ScenarioFailure(description: "analyze_position needs a step 0-4294967295")
+                }
+                lastAnalysis = try s.analyzePosition(step: at)
+                return .analyzed
+            case "replay_analysis_line":
+                guard let line = lastAnalysis?.line else {
+                    throw ScenarioFailure(description: "replay_analysis_line needs an analysis first")
+                }
+                var last = s.snapshot()
+                for action in line {
+                    switch action {
+                    case .deal: last = try s.deal()
+                    case .discard(let from): last = try s.discard(from: from)
+                    case .move(let from, let to): last = try s.moveCard(from: from, to: to)
+                    case .joker(let pile): last = try s.useJoker(pile: pile)
+                    }
+                }
+                return .snapshot(last)
             case "check":
                 return .done
             case let verb:
@@ -392,6 +437,8 @@ final class ScenarioRunner {
                 ])
             case "settings":
                 view[key] = settingsValue(session.settings())
+            case "analysis":
+                view[key] = optional(lastAnalysis, analysisValue)
             case "round_history":
                 let h = session.roundHistory()
                 view[key] = .object([
