@@ -149,10 +149,14 @@ if wanted swift; then
   if [[ ${tools_ok[swift]} == yes && $bindings_ok == yes ]]; then
     ran[swift]=yes
     swift_status=0
+    # The Swift root only sees the repository: give it the library from inside it, wherever
+    # cargo's target directory is.
+    swift_lib="$root/build/swift-lib"
+    mkdir -p "$swift_lib" && cp "$lib_dir/libacesup.so" "$swift_lib/"
     run "swift test" "$logs/swift.log" scripts/toolchain.sh swift-run "$root" \
       env ACESUP_SCENARIOS="$root/tests/scenarios" \
       swift test --package-path tests/swift-runner --scratch-path build/swift --disable-swift-testing \
-      -Xlinker -L"$lib_dir" -Xlinker -rpath -Xlinker "$lib_dir" || swift_status=$?
+      -Xlinker -L"$swift_lib" -Xlinker -rpath -Xlinker "$swift_lib" || swift_status=$?
     # XCTest ends with "Executed N tests, with M failures ..." (the last such line is the total).
     if line=$(grep -E 'Executed [0-9]+ tests?, with [0-9]+ failures?' "$logs/swift.log" | tail -n1); then
       total=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$line")
