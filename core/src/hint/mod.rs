@@ -164,8 +164,49 @@ mod tests {
     }
 
     #[test]
+    fn the_two_deal_hint_is_fair_and_legal() {
+        let cfg = HintConfig {
+            deep: 3,
+            ..HintConfig::default()
+        };
+        for number in 0..crate::solver::test_size(20, 3) as u64 {
+            let deck = Deck::from_deal_number(number);
+            let mut game = Game::new(GameSetup::custom(deck.clone(), Variant::Standard, 0));
+            let mut steps = 0;
+            while !game.status().is_over() && steps < 400 {
+                steps += 1;
+                // The same table with the rest of the stock in another order.
+                let dealt = 52 - game.table().stock_len();
+                let mut other = deck.cards().to_vec();
+                if let Some(rest) = other.get_mut(dealt..) {
+                    rest.reverse();
+                }
+                let view = PlayerView::of(&game);
+                let hint = suggest_with(&view, &cfg);
+                let mut twin = Game::new(GameSetup::custom(
+                    Deck::from_cards(&other).unwrap(),
+                    Variant::Standard,
+                    0,
+                ));
+                for command in game.log() {
+                    twin.execute(*command).unwrap();
+                }
+                assert_eq!(PlayerView::of(&twin), view);
+                assert_eq!(suggest_with(&PlayerView::of(&twin), &cfg), hint);
+                match hint {
+                    Hint::Play(action) => {
+                        assert_eq!(game.check(action), Ok(()), "deal {number}: {action}");
+                        game.execute(crate::Command::Play(action)).unwrap();
+                    }
+                    Hint::NoUsefulMove => break,
+                }
+            }
+        }
+    }
+
+    #[test]
     fn every_suggested_action_is_legal() {
-        for number in 0..200 {
+        for number in 0..crate::solver::test_size(200, 30) as u64 {
             let mut game = Game::new(GameSetup::numbered(
                 number,
                 Variant::ALL[number as usize % 3],
@@ -209,7 +250,7 @@ mod tests {
     fn the_strong_hint_beats_the_greedy_one() {
         let play = |policy: fn(&PlayerView) -> Hint| {
             let mut total = 0;
-            for number in 0..150 {
+            for number in 0..crate::solver::test_size(150, 60) as u64 {
                 let mut game = Game::new(GameSetup::numbered(number, Variant::Standard, 0));
                 for _ in 0..1000 {
                     if game.status().is_over() {
@@ -231,7 +272,7 @@ mod tests {
 
     #[test]
     fn a_joker_is_only_suggested_when_jokers_are_on() {
-        for number in 0..60 {
+        for number in 0..crate::solver::test_size(60, 12) as u64 {
             let mut game = Game::new(GameSetup::numbered(number, Variant::Standard, 0));
             while !game.status().is_over() {
                 match suggest(&PlayerView::of(&game)) {

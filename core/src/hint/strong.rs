@@ -70,6 +70,11 @@ pub struct HintConfig {
     pub risk: f32,
     /// Bonus for a won game.
     pub win: f32,
+    /// Candidates (the best by the one-deal value) re-valued by a two-deal expectimax: for
+    /// each sampled next row, the best of the few most promising positions after it, each
+    /// valued by the mean over sampled rows after that (0: off). Not used in the free-cell
+    /// variant.
+    pub deep: usize,
 }
 
 impl Default for HintConfig {
@@ -88,6 +93,7 @@ impl Default for HintConfig {
             lookahead: 0,
             risk: 0.0,
             win: 30.0,
+            deep: 0,
         }
     }
 }
@@ -655,6 +661,72 @@ fn lookahead(s: &S, variant: Variant, cfg: &HintConfig, unseen: u64) -> f32 {
     total / cfg.lookahead as f32
 }
 
+/// Positions after a sampled deal that the two-deal value looks beyond.
+const DEEP_INNER: usize = 4;
+/// Rows sampled for the second deal of the two-deal value.
+const DEEP_ROWS: usize = 6;
+
+/// The two-deal value of the pre-deal position `c`: the mean over `rows` (the next row) of the
+/// best, over the [`DEEP_INNER`] most promising positions reachable after that deal, of the
+/// mean over sampled following rows of the best static value reachable after them. Uses only
+/// the unseen set, like everything in the hint.
+fn two_deal(
+    c: &S,
+    variant: Variant,
+    cfg: &HintConfig,
+    unseen: u64,
+    rows: &[[u8; 4]],
+    inner: &mut Closure,
+    inner2: &mut Closure,
+) -> f32 {
+    let mut total = 0.0f32;
+    for row in rows {
+        let mut dealt_mask = 0u64;
+        for &card in row {
+            dealt_mask |= 1u64 << (card & 63);
+        }
+        let after = unseen & !dealt_mask;
+        let left = non_aces(after);
+        inner.build(c.deal(row), variant, after, 128);
+        let mut firsts: Vec<(f32, S)> = inner
+            .candidates
+            .iter()
+            .filter_map(|&j| inner.nodes.get(j as usize).map(|&(t, _, _)| t))
+            .map(|t| (evaluate(&t, variant, cfg, left), t))
+            .collect();
+        firsts.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
+        firsts.truncate(DEEP_INNER);
+        let mut best = f32::MIN;
+        if after.count_ones() < 4 {
+            best = firsts.first().map_or(best, |f| f.0);
+        } else {
+            let rows2 = sample_rows(after, DEEP_ROWS, variant);
+            for (_, t) in &firsts {
+                let mut sum = 0.0f32;
+                for r2 in &rows2 {
+                    let mut m2 = 0u64;
+                    for &card in r2 {
+                        m2 |= 1u64 << (card & 63);
+                    }
+                    let after2 = after & !m2;
+                    let left2 = non_aces(after2);
+                    inner2.build(t.deal(r2), variant, after2, 128);
+                    let mut b2 = f32::MIN;
+                    for &k in &inner2.candidates {
+                        if let Some(&(u, _, _)) = inner2.nodes.get(k as usize) {
+                            b2 = b2.max(evaluate(&u, variant, cfg, left2));
+                        }
+                    }
+                    sum += b2;
+                }
+                best = best.max(sum / rows2.len().max(1) as f32);
+            }
+        }
+        total += best;
+    }
+    total / rows.len().max(1) as f32
+}
+
 fn non_aces(mask: u64) -> u32 {
     let aces = (1u64 << 12) | (1u64 << 25) | (1u64 << 38) | (1u64 << 51);
     (mask & !aces).count_ones()
@@ -696,8 +768,13 @@ pub fn suggest_with(view: &PlayerView, cfg: &HintConfig) -> Hint {
                 None => Hint::NoUsefulMove,
             },
             _ => {
-                // A safe discard may still be pending on the way (already counted above).
-                Hint::NoUsefulMove
+                // Nothing can raise the score. A productive move (a card from a pile of two or
+                // more onto an empty pile) is still a legal step of the game, which is not over
+                // while one exists: suggest it; only then is there no useful move.
+                match view.productive_moves().first() {
+                    Some(&action) => Hint::Play(action),
+                    None => Hint::NoUsefulMove,
+                }
             }
         };
     }
@@ -710,6 +787,7 @@ pub fn suggest_with(view: &PlayerView, cfg: &HintConfig) -> Hint {
     let mut inner = Closure::new();
     let mut best: Option<(f32, u32)> = None;
     let mut values: Vec<(u64, f32)> = Vec::new();
+    let mut scored: Vec<(f32, u32)> = Vec::new();
     for &i in &root.candidates {
         let Some(&(s, _, _)) = root.nodes.get(i as usize) else {
             continue;
@@ -753,6 +831,35 @@ pub fn suggest_with(view: &PlayerView, cfg: &HintConfig) -> Hint {
         // Strictly better only: ties keep the earlier (nearer) candidate, the position now first.
         if best.is_none_or(|(bv, _)| value > bv) {
             best = Some((value, i));
+        }
+        scored.push((value, i));
+    }
+    // Not in the free-cell variant: it wins every deal without it, and its closures are large.
+    if cfg.deep > 0 && !variant.has_cell() && scored.len() > 1 && unseen.count_ones() >= 8 {
+        // Two-deal expectimax on the most promising candidates (stable: ties keep the nearer).
+        scored.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
+        scored.truncate(cfg.deep);
+        let mut deep_best: Option<(f32, u32)> = None;
+        let mut inner2 = Closure::new();
+        for &(_, i) in &scored {
+            let Some(&(s, _, _)) = root.nodes.get(i as usize) else {
+                continue;
+            };
+            let v = two_deal(
+                &s.canonical(),
+                variant,
+                cfg,
+                unseen,
+                &rows,
+                &mut inner,
+                &mut inner2,
+            );
+            if deep_best.is_none_or(|(bv, _)| v > bv) {
+                deep_best = Some((v, i));
+            }
+        }
+        if deep_best.is_some() {
+            best = deep_best;
         }
     }
     match best {

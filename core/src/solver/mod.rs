@@ -19,6 +19,8 @@ mod state;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+pub(crate) use tests::sized as test_size;
 
 use std::time::{Duration, Instant};
 

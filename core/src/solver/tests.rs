@@ -118,9 +118,19 @@ pub(crate) fn check_replay(game: &Game, outcome: &SolveOutcome) {
     }
 }
 
+/// `release` in a release build, `debug` in a debug one: the default tests stay within the
+/// CI's time in a debug build, and run fuller in release.
+pub(crate) fn sized(release: usize, debug: usize) -> usize {
+    if cfg!(debug_assertions) {
+        debug
+    } else {
+        release
+    }
+}
+
 #[test]
 fn solutions_replay_through_game_to_the_claimed_status_and_score() {
-    for number in 0..60u64 {
+    for number in 0..sized(60, 8) as u64 {
         for variant in Variant::ALL {
             for jokers in [0u8, 1] {
                 let game = Game::new(GameSetup::numbered(number, variant, jokers));
@@ -184,7 +194,7 @@ fn compare_with_reference(decks: usize, rows_left: usize, seed: u64) {
 
 #[test]
 fn pruned_search_matches_the_reference_quick() {
-    compare_with_reference(100, 3, 1);
+    compare_with_reference(sized(100, 12), 3, 1);
 }
 
 /// The full comparison: 10,000 random decks per variant. Run with
@@ -280,7 +290,7 @@ fn still_winnable_solves_an_earlier_position() {
 fn upper_bounds_are_never_below_the_reference() {
     let mut rng = Rng(5);
     for variant in [Variant::Standard, Variant::AcesOnly] {
-        for _ in 0..400 {
+        for _ in 0..sized(400, 40) {
             let game = random_position(&mut rng, variant, 0, 2);
             let table = game.table();
             let (lay, root) = Layout::new(table, variant, 0).unwrap();
@@ -318,7 +328,7 @@ fn upper_bounds_are_never_below_the_reference() {
 fn upper_bounds_hold_deep_in_the_tree() {
     let mut rng = Rng(11);
     for variant in [Variant::Standard, Variant::AcesOnly] {
-        for _ in 0..30 {
+        for _ in 0..sized(30, 6) {
             let game = random_position(&mut rng, variant, 0, 3);
             let (lay, root) = Layout::new(game.table(), variant, 0).unwrap();
             let mut seen: std::collections::HashSet<u128> = Default::default();
