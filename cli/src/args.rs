@@ -4,6 +4,8 @@
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
+use acesup_core::Variant;
+
 /// A problem with the command line; printed to the user, exit code 2.
 #[derive(Debug, thiserror::Error)]
 pub enum UsageError {
@@ -94,6 +96,35 @@ impl Args {
                 })
             })
             .transpose()
+    }
+
+    /// The `--variant` option, if given (`standard`, `aces-only` or `free-cell`).
+    pub fn variant(&self) -> Result<Option<Variant>, UsageError> {
+        self.value("variant")
+            .map(|code| {
+                Variant::from_code(code).ok_or_else(|| UsageError::BadValue {
+                    option: "--variant".to_owned(),
+                    message: format!("\"{code}\" is not standard, aces-only or free-cell"),
+                })
+            })
+            .transpose()
+    }
+
+    /// Reads a subcommand's words that take no positional argument. `--help` prints `help`
+    /// and gives `None`: the subcommand has nothing more to do.
+    pub fn for_command(
+        words: &[String],
+        with_value: &[&str],
+        switches: &[&str],
+        help: &str,
+    ) -> Result<Option<Args>, UsageError> {
+        if words.iter().any(|word| word == "--help" || word == "-h") {
+            println!("{help}");
+            return Ok(None);
+        }
+        let args = Args::parse(words, with_value, switches)?;
+        args.no_positional()?;
+        Ok(Some(args))
     }
 
     /// Fails if any positional word was given.

@@ -82,18 +82,17 @@ struct Played {
 
 /// Runs `acesup autoplay`.
 pub fn run(words: &[String]) -> Result<(), CliError> {
-    let args = Args::parse(
+    let Some(args) = Args::for_command(
         words,
         &[
             "policy", "deals", "seed", "variant", "jokers", "threads", "set",
         ],
-        &["json", "help"],
-    )?;
-    if args.flag("help") {
-        println!("{HELP}");
+        &["json"],
+        HELP,
+    )?
+    else {
         return Ok(());
-    }
-    args.no_positional()?;
+    };
     let policy = match args.value("policy").unwrap_or("hint") {
         "hint" => Policy::Hint,
         "greedy" => Policy::Greedy,

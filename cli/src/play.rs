@@ -91,17 +91,7 @@ impl PlayOptions {
             )),
             (None, None) => None,
         };
-        let variant = args
-            .value("variant")
-            .map(|code| {
-                Variant::from_code(code).ok_or_else(|| {
-                    bad(
-                        "--variant",
-                        format!("\"{code}\" is not standard, aces-only or free-cell"),
-                    )
-                })
-            })
-            .transpose()?;
+        let variant = args.variant()?;
         let jokers = args.parsed::<u8>("jokers")?;
         if jokers.is_some_and(|k| k > acesup_core::session::MAX_JOKERS) {
             return Err(bad("--jokers", "at most 9 jokers per game".to_owned()));

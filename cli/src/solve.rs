@@ -26,15 +26,9 @@ line in the scripted syntax (deal, discard 3, move 1 4, move 2 cell, joker 2).
 When the budget runs out, winnable and best_score are null, lower_bound is the score the printed
 line reaches and upper_bound a proven ceiling.";
 
-/// Reads the variant option shared by the analysis commands.
+/// Reads the variant option shared by the analysis commands (standard when absent).
 pub(crate) fn variant(args: &Args) -> Result<Variant, UsageError> {
-    match args.value("variant") {
-        None => Ok(Variant::Standard),
-        Some(code) => Variant::from_code(code).ok_or_else(|| UsageError::BadValue {
-            option: "--variant".to_owned(),
-            message: format!("\"{code}\" is not standard, aces-only or free-cell"),
-        }),
-    }
+    Ok(args.variant()?.unwrap_or_default())
 }
 
 /// Reads `--budget` and `--time-ms`.
@@ -48,16 +42,15 @@ pub(crate) fn budget(args: &Args) -> Result<Budget, UsageError> {
 
 /// Runs `acesup solve`.
 pub fn run(words: &[String]) -> Result<(), CliError> {
-    let args = Args::parse(
+    let Some(args) = Args::for_command(
         words,
         &["deal", "deck", "variant", "jokers", "budget", "time-ms"],
-        &["json", "help"],
-    )?;
-    if args.flag("help") {
-        println!("{HELP}");
+        &["json"],
+        HELP,
+    )?
+    else {
         return Ok(());
-    }
-    args.no_positional()?;
+    };
     let variant = variant(&args)?;
     let budget = budget(&args)?;
     let jokers = args.parsed::<u8>("jokers")?.unwrap_or(0);

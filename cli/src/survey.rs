@@ -139,16 +139,15 @@ struct Row {
 
 /// Runs `acesup survey`.
 pub fn run(words: &[String]) -> Result<(), CliError> {
-    let args = Args::parse(
+    let Some(args) = Args::for_command(
         words,
         &["deals", "seed", "variant", "budget", "time-ms", "threads"],
-        &["json", "help"],
-    )?;
-    if args.flag("help") {
-        println!("{HELP}");
+        &["json"],
+        HELP,
+    )?
+    else {
         return Ok(());
-    }
-    args.no_positional()?;
+    };
     let deals = args.parsed::<usize>("deals")?.unwrap_or(1000);
     let seed = args.parsed::<u64>("seed")?.unwrap_or(1);
     let variant = variant(&args)?;
