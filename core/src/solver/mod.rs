@@ -13,6 +13,7 @@
 //! How the search works and why its shortcuts keep the answer exact is told in `search.rs`; an
 //! unpruned reference search (`reference.rs`) checks it in the tests.
 
+mod beam;
 mod reference;
 mod search;
 mod state;

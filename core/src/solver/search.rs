@@ -42,6 +42,11 @@ use std::time::Instant;
 use super::state::{Act, Layout, NONE, Pos, at};
 use crate::rules::PILE_COUNT;
 
+/// Widths of the beam probes run before the exact search. Measured on 300 standard deals at
+/// the default budget: with these widths the probes prove 147 wins (win proofs median 0.2 ms,
+/// p99 48 ms), against 137 with narrow depth-first probes.
+const BEAM_WIDTHS: [usize; 4] = [8, 64, 512, 2048];
+
 /// The score of a won game.
 pub const WIN: u8 = 48;
 
@@ -235,6 +240,55 @@ impl Layout {
     }
 }
 
+/// The actions searched from `pos` inside a phase (never a deal), into `out`.
+///
+/// Returns `false` when a proven-safe discard was forced (shortcut 1): `out` then holds that
+/// discard alone and `pos` is not a candidate for dealing. Otherwise `out` holds every discard,
+/// every move onto an empty place except lone moves after the last deal (shortcut 3), and every
+/// joker.
+pub(crate) fn phase_actions(lay: &Layout, pos: &Pos, out: &mut Vec<Act>) -> bool {
+    out.clear();
+    let tops = lay.tops(pos);
+    let disc = lay.discardable(&tops);
+    if let Some(place) = lay.safe_discard(pos, &tops, disc) {
+        out.push(Act::Discard(place));
+        return false;
+    }
+    let places = if lay.variant.has_cell() { 5 } else { 4 };
+    let aces_only = lay.variant == crate::rules::Variant::AcesOnly;
+    let stock_empty = lay.stock_empty(pos);
+    for from in 0..places {
+        if disc & (1 << from) != 0 {
+            out.push(Act::Discard(from as u8));
+        }
+    }
+    for from in 0..places {
+        let card = tops.get(from).copied().unwrap_or(NONE);
+        if card == NONE {
+            continue;
+        }
+        if aces_only && lay.ace_mask & (1u64 << (card & 63)) == 0 {
+            continue;
+        }
+        let lone = from < PILE_COUNT && lay.pile_len(pos, from) == 1;
+        for to in 0..places {
+            if to == from || tops.get(to).copied().unwrap_or(0) != NONE {
+                continue;
+            }
+            if stock_empty && lone && to < PILE_COUNT {
+                continue; // shortcut 3
+            }
+            out.push(Act::Move(from as u8, to as u8));
+        }
+    }
+    for p in 0..PILE_COUNT {
+        if lay.joker_legal(pos, p) {
+            out.push(Act::Joker(p as u8));
+        }
+    }
+    true
+}
+
 /// One position of a closure, with how it was reached.
 #[derive(Clone, Copy, Debug)]
 struct Node {
@@ -275,9 +329,6 @@ pub(crate) struct Search<'a> {
     path: Vec<Act>,
     pools: Vec<Closure>,
     found: bool,
-    /// Candidates tried per phase: all of them in the exact search, the first few (in move
-    /// order) in the probes that look for a good line quickly.
-    width: usize,
 }
 
 impl<'a> Search<'a> {
@@ -295,38 +346,43 @@ impl<'a> Search<'a> {
             path: Vec::new(),
             pools: Vec::new(),
             found: false,
-            width: usize::MAX,
         }
     }
 
     /// Solves from `root`. Returns whether the answer is exact (else the budget ran out).
     ///
-    /// First come narrow probes (only the first 1, 2, then 3 candidates of each phase, in move
-    /// order, each with its own table and an eighth of the budget): they often find a win fast,
-    /// and otherwise give the exact search a good score to beat. Their lines are real lines, so
-    /// a win they find is a proven win; their values are never stored for the exact search.
+    /// First come beam probes ([`super::beam`]) of growing width, each allowed a quarter of
+    /// the budget: they find most wins within a few thousand positions, and otherwise give the
+    /// exact search a good score to beat (so its bounds prune from the start). Their lines are
+    /// real lines, so a win they find is a proven win.
     pub fn run(&mut self, root: Pos) -> bool {
         self.best = self.lay.score(&root);
         self.best_line.clear();
         self.found = false;
         let limit = self.node_limit;
-        for width in [1] {
+        for width in BEAM_WIDTHS {
             if self.best >= WIN {
                 break;
             }
-            self.width = width;
-            self.node_limit = self.nodes.saturating_add(limit / 8).min(limit);
-            self.search(root, 0);
-            self.tt.clear();
+            let cap = self.nodes.saturating_add(limit / 4).min(limit);
+            if let Some(found) =
+                super::beam::probe(self.lay, root, width, &mut self.nodes, cap, self.deadline)
+                && (found.score > self.best || !self.found)
+            {
+                self.best = found.score;
+                self.best_line = found.line;
+                self.found = true;
+            }
             if self.nodes >= limit {
                 break;
             }
-            self.aborted = false;
         }
-        self.width = usize::MAX;
-        self.node_limit = limit;
         if self.best >= WIN && self.found {
             return true;
+        }
+        if self.nodes >= limit {
+            self.aborted = true;
+            return false;
         }
         self.search(root, 0);
         !self.aborted
@@ -368,8 +424,7 @@ impl<'a> Search<'a> {
         pool.seen.insert(lay.key(&start), ());
         pool.stack.push(0);
         let stock_empty = lay.stock_empty(&start);
-        let places = if lay.variant.has_cell() { 5 } else { 4 };
-        let aces_only = lay.variant == crate::rules::Variant::AcesOnly;
+        let mut acts = Vec::new();
         while let Some(index) = pool.stack.pop() {
             self.tick();
             if self.aborted {
@@ -379,8 +434,6 @@ impl<'a> Search<'a> {
                 continue;
             };
             let pos = node.pos;
-            let tops = lay.tops(&pos);
-            let disc = lay.discardable(&tops);
             let push = |pool: &mut Closure, act: Act| {
                 let next = lay.apply(&pos, act);
                 let key = lay.key(&next);
@@ -394,40 +447,16 @@ impl<'a> Search<'a> {
                     pool.stack.push(id);
                 }
             };
-            if let Some(place) = lay.safe_discard(&pos, &tops, disc) {
-                push(&mut pool, Act::Discard(place));
+            if !phase_actions(lay, &pos, &mut acts) {
+                if let Some(&act) = acts.first() {
+                    push(&mut pool, act);
+                }
                 continue;
             }
             pool.candidates
                 .push((index, order_key(lay, &pos, stock_empty)));
-            for from in 0..places {
-                if disc & (1 << from) != 0 {
-                    push(&mut pool, Act::Discard(from as u8));
-                }
-            }
-            for from in 0..places {
-                let card = tops.get(from).copied().unwrap_or(NONE);
-                if card == NONE {
-                    continue;
-                }
-                if aces_only && lay.ace_mask & (1u64 << (card & 63)) == 0 {
-                    continue;
-                }
-                let lone = from < PILE_COUNT && lay.pile_len(&pos, from) == 1;
-                for to in 0..places {
-                    if to == from || tops.get(to).copied().unwrap_or(0) != NONE {
-                        continue;
-                    }
-                    if stock_empty && lone && to < PILE_COUNT {
-                        continue; // shortcut 3
-                    }
-                    push(&mut pool, Act::Move(from as u8, to as u8));
-                }
-            }
-            for p in 0..PILE_COUNT {
-                if lay.joker_legal(&pos, p) {
-                    push(&mut pool, Act::Joker(p as u8));
-                }
+            for &act in &acts {
+                push(&mut pool, act);
             }
         }
         if let Some(slot) = self.pools.get_mut(depth) {
@@ -460,8 +489,7 @@ impl<'a> Search<'a> {
         let key = lay.key(&pos);
         let alpha = self.best;
         let final_phase = lay.stock_empty(&pos);
-        if !final_phase
-            && let Some(e) = self.tt.get(&key)
+        if let Some(e) = self.tt.get(&key)
             && (e.exact || e.value <= alpha)
         {
             return (e.value, e.exact);
@@ -507,6 +535,7 @@ impl<'a> Search<'a> {
             if let Some(pool) = self.pools.get_mut(depth) {
                 pool.candidates = candidates;
             }
+            self.tt.insert(key, Entry { value, exact: true });
             return (value, true);
         }
         candidates.sort_unstable_by_key(|&(_, order)| std::cmp::Reverse(order));
@@ -564,7 +593,7 @@ impl<'a> Search<'a> {
 
 /// Move ordering: try first the positions that look best: the score after the next deal and
 /// the discards it allows at once, then empty piles, then aces at the bottom of piles.
-fn order_key(lay: &Layout, pos: &Pos, stock_empty: bool) -> u32 {
+pub(crate) fn order_key(lay: &Layout, pos: &Pos, stock_empty: bool) -> u32 {
     let ahead = if stock_empty {
         *pos
     } else {

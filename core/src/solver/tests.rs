@@ -163,28 +163,54 @@ fn random_position(rng: &mut Rng, variant: Variant, jokers: u8, rows_left: usize
 
 fn compare_with_reference(decks: usize, rows_left: usize, seed: u64) {
     let mut rng = Rng(seed);
-    let mut compared = 0;
-    let mut skipped = 0;
+    let mut positions = Vec::new();
     for variant in Variant::ALL {
         for i in 0..decks {
             let jokers = if i % 5 == 0 { 1 } else { 0 };
-            let game = random_position(&mut rng, variant, jokers, rows_left);
-            let table = game.table();
-            let (lay, root) = Layout::new(table, variant, jokers).unwrap();
-            let Some(reference) = reference::best_score(&lay, root, 3_000_000) else {
-                skipped += 1;
-                continue;
-            };
-            let outcome = solve(table, variant, jokers, Budget::unlimited());
-            assert_eq!(
-                outcome.best_score(),
-                Some(reference),
-                "{variant} jokers {jokers}: {table:?}"
-            );
-            check_replay(&game, &outcome);
-            compared += 1;
+            positions.push((
+                variant,
+                jokers,
+                random_position(&mut rng, variant, jokers, rows_left),
+            ));
         }
     }
+    // The positions are drawn in order above; the comparisons run on every core.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (compared, skipped) = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let (mut compared, mut skipped) = (0usize, 0usize);
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((variant, jokers, game)) = positions.get(i) else {
+                            break;
+                        };
+                        let table = game.table();
+                        let (lay, root) = Layout::new(table, *variant, *jokers).unwrap();
+                        let Some(reference) = reference::best_score(&lay, root, 3_000_000) else {
+                            skipped += 1;
+                            continue;
+                        };
+                        let outcome = solve(table, *variant, *jokers, Budget::unlimited());
+                        assert_eq!(
+                            outcome.best_score(),
+                            Some(reference),
+                            "{variant} jokers {jokers}: {table:?}"
+                        );
+                        check_replay(game, &outcome);
+                        compared += 1;
+                    }
+                    (compared, skipped)
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap())
+            .fold((0, 0), |(c, s), (c2, s2)| (c + c2, s + s2))
+    });
     assert!(
         compared * 10 >= (compared + skipped) * 9,
         "{skipped} skipped"
@@ -381,4 +407,42 @@ fn upper_bounds_hold_deep_in_the_tree() {
             let _ = checked;
         }
     }
+}
+
+#[test]
+fn beam_lines_replay_to_their_score_and_never_beat_the_exact_answer() {
+    for number in 0..sized(40, 6) as u64 {
+        for variant in Variant::ALL {
+            let game = Game::new(GameSetup::numbered(number, variant, 0));
+            let (lay, root) = Layout::new(game.table(), variant, 0).unwrap();
+            let mut nodes = 0;
+            let Some(found) = super::beam::probe(&lay, root, 16, &mut nodes, u64::MAX, None) else {
+                panic!("deal {number} {variant}: an unlimited probe always ends");
+            };
+            let log: Vec<Command> = found
+                .line
+                .iter()
+                .map(|&a| Command::Play(a.action()))
+                .collect();
+            let end = Game::replay(game.setup().clone(), &log).unwrap();
+            assert_eq!(
+                end.table().score(),
+                usize::from(found.score),
+                "deal {number}"
+            );
+            let exact = solve_game(&game, Budget::nodes(300_000));
+            if let Some(best) = exact.best_score() {
+                assert!(found.score <= best, "deal {number} {variant}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_beam_probe_stops_at_its_limit() {
+    let game = Game::new(GameSetup::numbered(2, Variant::Standard, 0));
+    let (lay, root) = Layout::new(game.table(), Variant::Standard, 0).unwrap();
+    let mut nodes = 0;
+    assert!(super::beam::probe(&lay, root, 4096, &mut nodes, 500, None).is_none());
+    assert_eq!(nodes, 501);
 }
