@@ -110,23 +110,27 @@ impl Layout {
     ///
     /// *The no-move world.* Call a pile's *sequence* the cards it holds now (a moved-in card at
     /// the bottom, then its home cards) followed by the stock cards that will be dealt onto it.
-    /// While no card moves, two cards of one sequence are never both top cards (the later one
-    /// lies on the earlier one until it leaves for good), so neither can justify discarding the
-    /// other. Compute the set `D` as the least fixpoint of: a non-ace `X` is in `D` if (i) it is
-    /// on the table below a card of `D` in its pile, or (ii) every card of its suit that is higher
-    /// and still in play is in `X`'s own sequence or lies on the table below a card of `D`.
-    /// By induction on time (take the first discard of a `D` card: every `D` card is still in
-    /// place, so by (i)/(ii) no higher card of its suit can show beside it), no `D` card is ever
-    /// discarded *as long as no card moves*.
+    /// While no card moves, a card is a top card only from the deal that brings it (now, for a
+    /// table card) until a *cover* is dealt onto it: a card that never leaves while no card
+    /// moves. Covers are the cards of `D` below, and in the standard variant the aces too. Call
+    /// that span of phases the card's *window*; two cards of one sequence are never both top
+    /// cards (the later one lies on the earlier one until it leaves for good).
     ///
-    /// *When nothing can move.* In the aces-only variant non-aces never move, and an ace can
-    /// justify a discard unless it lies below `X` (both on the table) in `X`'s pile or below a
-    /// `D` card;
-    /// the rule is applied with only those aces excluded, so `D` holds for every line. In the
-    /// standard variant a move needs an empty pile: if no pile is empty now and every pile holds
-    /// an ace or a `D` card (neither can ever leave while nothing moves), no pile can ever become
-    /// empty, so nothing ever moves and `D` holds for every line. Otherwise (and in the free-cell
-    /// variant, or with jokers left, which remove any card) nothing is claimed.
+    /// Compute the set `D` as the least fixpoint of: a non-ace `X` is in `D` if every card of its
+    /// suit that is higher and still in play is in `X`'s own sequence or has a window that does
+    /// not meet `X`'s (an empty window, as for a table card under a card of `D`, meets nothing).
+    /// By induction on time (take the first discard of a `D` card: every `D` card is still in
+    /// place, so every window is still right, and no higher card of its suit can show beside
+    /// it), no `D` card is ever discarded *as long as no card moves*.
+    ///
+    /// *When nothing can move.* In the aces-only variant non-aces never move, so only `D` cards
+    /// cover, and an ace can justify a discard unless it lies below `X` (both on the table) in
+    /// `X`'s pile; the rule is applied with only those aces excluded, so `D` holds for every
+    /// line. In the standard variant a move needs an empty pile: if no pile is empty now and
+    /// every pile holds an ace or a `D` card (neither can ever leave while nothing moves), no
+    /// pile can ever become empty, so nothing ever moves and `D` holds for every line.
+    /// Otherwise (and in the free-cell variant, or with jokers left, which remove any card)
+    /// nothing is claimed.
     pub fn dead_cards(&self, pos: &Pos) -> u64 {
         use crate::rules::Variant;
         if self.variant == Variant::FreeCell || (self.jokers_on && pos.jokers > 0) {
@@ -141,53 +145,62 @@ impl Layout {
             }
         }
         let alive = table | stock;
-        // Each pile's sequence, and for each slot the table cards below it in its pile.
+        let now = pos.dealt;
+        let shows = |x: u8| at(&self.shows_after, usize::from(x)).max(now);
+        // Each pile's home cards (table and stock, bottom first in slot order) and sequence.
+        let mut homes = [0u64; PILE_COUNT];
         let mut seq = [0u64; PILE_COUNT];
-        for (p, s) in seq.iter_mut().enumerate() {
+        for p in 0..PILE_COUNT {
+            let h = (pos.home | stock) & self.pile_mask.get(p).copied().unwrap_or(0);
             let f = pos.foreign.get(p).copied().unwrap_or(NONE);
-            *s = (pos.home | stock) & self.pile_mask.get(p).copied().unwrap_or(0);
-            if f != NONE {
-                *s |= 1u64 << (f & 63);
+            if let (Some(hp), Some(sp)) = (homes.get_mut(p), seq.get_mut(p)) {
+                *hp = h;
+                *sp = if f == NONE { h } else { h | 1u64 << (f & 63) };
             }
         }
-        let pile_of = |slot: u8| -> usize {
-            for (p, s) in seq.iter().enumerate() {
-                if s & (1u64 << (slot & 63)) != 0 {
-                    return p;
-                }
-            }
-            PILE_COUNT
+        let pile_of = |x: u8| -> usize {
+            pos.foreign
+                .iter()
+                .position(|&f| f == x)
+                .unwrap_or_else(|| usize::from(at(&self.home, usize::from(x))))
         };
-        // Table cards of pile p strictly below `slot` (foreign card lowest, then slot order).
-        let below = |p: usize, slot: u8| -> u64 {
-            let s = seq.get(p).copied().unwrap_or(0) & table;
+        // Table cards of pile p strictly below `x` (the moved-in card is the lowest).
+        let below = |p: usize, x: u8| -> u64 {
             let f = pos.foreign.get(p).copied().unwrap_or(NONE);
-            if f == slot {
+            if f == x {
                 return 0;
             }
-            let mut m = s & ((1u64 << (slot & 63)) - 1) & !(1u64 << (f & 63));
-            if f != NONE {
-                m |= 1u64 << (f & 63);
+            let under = homes.get(p).copied().unwrap_or(0) & table & ((1u64 << (x & 63)) - 1);
+            if f == NONE {
+                under
+            } else {
+                under | 1u64 << (f & 63)
             }
-            m & s
         };
+        let covers_always = if aces_only { 0 } else { self.ace_mask };
         let mut dead = 0u64;
         loop {
-            // Table cards below a dead card.
-            let mut buried = 0u64;
+            // Each card's window ends when the lowest cover on it shows up.
+            let mut until = [u8::MAX; 64];
             for p in 0..PILE_COUNT {
-                let d = dead & table & seq.get(p).copied().unwrap_or(0);
-                if d != 0 {
-                    // The highest dead card of the pile (the foreign card is the lowest).
-                    let home_d = d & self.pile_mask.get(p).copied().unwrap_or(0);
-                    let top_dead = if home_d != 0 {
-                        63 - home_d.leading_zeros() as u8
-                    } else {
-                        pos.foreign.get(p).copied().unwrap_or(NONE)
-                    };
-                    buried |= below(p, top_dead);
+                let mut cover_at = u8::MAX;
+                let mut m = homes.get(p).copied().unwrap_or(0);
+                while m != 0 {
+                    let x = 63 - m.leading_zeros() as u8;
+                    m &= !(1u64 << x);
+                    if let Some(u) = until.get_mut(usize::from(x)) {
+                        *u = cover_at;
+                    }
+                    if (dead | covers_always) & (1u64 << x) != 0 {
+                        cover_at = shows(x);
+                    }
+                }
+                let f = pos.foreign.get(p).copied().unwrap_or(NONE);
+                if let Some(u) = until.get_mut(usize::from(f)).filter(|_| f != NONE) {
+                    *u = cover_at;
                 }
             }
+            let window = |x: u8| (shows(x), until.get(usize::from(x)).copied().unwrap_or(0));
             let mut changed = false;
             let mut rest = alive & !self.ace_mask & !dead;
             while rest != 0 {
@@ -196,27 +209,37 @@ impl Layout {
                 let xb = 1u64 << x;
                 let p = pile_of(x);
                 let own = seq.get(p).copied().unwrap_or(0);
-                let is_dead = if buried & xb != 0 {
-                    true
-                } else {
-                    let s = usize::from(at(&self.suit, usize::from(x)));
-                    let higher = alive
-                        & self.suit_mask.get(s).copied().unwrap_or(0)
-                        & !at(&self.lower, usize::from(x))
-                        & !xb;
-                    let blocked = if aces_only {
-                        // An ace below a card still to be dealt may move away first.
-                        let stuck_aces = if table & xb != 0 {
-                            below(p, x) & self.ace_mask
-                        } else {
-                            0
-                        };
-                        (own & !self.ace_mask) | stuck_aces
+                let (x_from, x_until) = window(x);
+                let s = usize::from(at(&self.suit, usize::from(x)));
+                let higher = alive
+                    & self.suit_mask.get(s).copied().unwrap_or(0)
+                    & !at(&self.lower, usize::from(x))
+                    & !xb;
+                let blocked = if aces_only {
+                    // An ace below a card still to be dealt may move away first.
+                    let stuck_aces = if table & xb != 0 {
+                        below(p, x) & self.ace_mask
                     } else {
-                        own
+                        0
                     };
-                    higher & !blocked & !buried == 0
+                    (own & !self.ace_mask) | stuck_aces
+                } else {
+                    own
                 };
+                // Dead when no higher card that could justify it can show at the same time.
+                let mut is_dead = true;
+                if x_from < x_until {
+                    let mut can_justify = higher & !blocked;
+                    while can_justify != 0 {
+                        let y = can_justify.trailing_zeros() as u8;
+                        can_justify &= can_justify - 1;
+                        let (y_from, y_until) = window(y);
+                        if x_from.max(y_from) < x_until.min(y_until) {
+                            is_dead = false;
+                            break;
+                        }
+                    }
+                }
                 if is_dead {
                     dead |= xb;
                     changed = true;
@@ -230,13 +253,49 @@ impl Layout {
             return dead;
         }
         // Standard: valid only if no pile can ever become empty.
+        let cover = self.ace_mask | dead;
+        let mut settle = false;
         for s in &seq {
             let held = s & table;
-            if held == 0 || held & (self.ace_mask | dead) == 0 {
+            if held & cover != 0 {
+                continue;
+            }
+            if held == 0 {
                 return 0;
             }
+            // A pile with no cover yet: fine if no pile can empty in this phase and the next
+            // deal covers it (or none comes).
+            let next = (s & stock).trailing_zeros();
+            if next < 64 && cover & (1u64 << next) == 0 {
+                return 0;
+            }
+            settle = true;
+        }
+        if settle && !self.no_pile_empties_this_phase(pos) {
+            return 0;
         }
         dead
+    }
+
+    /// Whether no pile can become empty before the next deal, for a position with no empty
+    /// pile. Until a pile is empty nothing can move, so only discards happen; discards never
+    /// disable each other (the card that justified a discarded card is beaten by what justified
+    /// that discard, and it is still a top card), so every order of discards ends in the same
+    /// position, and every discard-only position holds at least its cards. Playing all
+    /// discards therefore shows whether any pile can be emptied.
+    fn no_pile_empties_this_phase(&self, pos: &Pos) -> bool {
+        let mut p = *pos;
+        loop {
+            let tops = self.tops(&p);
+            if tops.iter().take(PILE_COUNT).any(|&t| t == NONE) {
+                return false;
+            }
+            let disc = self.discardable(&tops);
+            if disc == 0 {
+                return true;
+            }
+            p = self.apply(&p, Act::Discard(disc.trailing_zeros() as u8));
+        }
     }
 }
 

@@ -68,6 +68,9 @@ pub(crate) struct Layout {
     pub row_count: u8,
     /// For each number of rows dealt, the slots still in the stock.
     pub stock_after: [u64; MAX_ROWS + 1],
+    /// For each slot, the number of rows dealt once it is on the table: 0 for a table card,
+    /// its row plus one for a stock card.
+    pub shows_after: [u8; SLOTS],
     /// The variant.
     pub variant: Variant,
     /// Whether jokers are switched on (`jokers_per_game > 0`).
@@ -177,6 +180,7 @@ impl Layout {
             rows: [[NONE; PILE_COUNT]; MAX_ROWS],
             row_count: 0,
             stock_after: [0; MAX_ROWS + 1],
+            shows_after: [0; SLOTS],
             variant,
             jokers_on: jokers_per_game > 0,
             slot_count: 0,
@@ -237,6 +241,9 @@ impl Layout {
                     let slot = add(&mut layout, card, p as u8);
                     if let Some(r) = layout.rows.get_mut(row).and_then(|r| r.get_mut(p)) {
                         *r = slot;
+                    }
+                    if let Some(x) = layout.shows_after.get_mut(usize::from(slot & 63)) {
+                        *x = (row + 1) as u8;
                     }
                 }
             }

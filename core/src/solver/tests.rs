@@ -352,9 +352,21 @@ fn upper_bounds_are_never_below_the_reference() {
 
 #[test]
 fn upper_bounds_hold_deep_in_the_tree() {
-    let mut rng = Rng(11);
+    check_bounds_deep_in_the_tree(sized(30, 6), 11);
+}
+
+/// The same over many more positions. Run with
+/// `cargo test --release -p acesup-core -- --ignored bounds_deep_many --nocapture`.
+#[test]
+#[ignore]
+fn upper_bounds_hold_deep_in_the_tree_many() {
+    check_bounds_deep_in_the_tree(2_000, 12);
+}
+
+fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
+    let mut rng = Rng(seed);
     for variant in [Variant::Standard, Variant::AcesOnly] {
-        for _ in 0..sized(30, 6) {
+        for _ in 0..positions {
             let game = random_position(&mut rng, variant, 0, 3);
             let (lay, root) = Layout::new(game.table(), variant, 0).unwrap();
             let mut seen: std::collections::HashSet<u128> = Default::default();
