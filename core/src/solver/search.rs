@@ -7,7 +7,9 @@
 //! for one, it lists every position reachable without dealing (its *closure*, with a visited set
 //! that also absorbs the cycles that lone-card moves create), and its value is the best value of
 //! "deal from there" over the closure; after the last deal the value is the best score in the
-//! closure. Post-deal positions go into a transposition table keyed by the exact position.
+//! closure. Post-deal positions (after the last deal too) go into a transposition table keyed
+//! by the exact position. Before the exact search, beam probes (`beam.rs`) look for a good line,
+//! so that the bounds prune from the start and most wins are found at once.
 //!
 //! # Shortcuts, each with its proof
 //! 1. **Safe discards** ([`Layout::safe_discard`]). A discardable card `X` is discarded at once,
@@ -124,9 +126,10 @@ impl Layout {
     /// it), no `D` card is ever discarded *as long as no card moves*.
     ///
     /// *When nothing can move.* In the aces-only variant non-aces never move, so only `D` cards
-    /// cover, and an ace can justify a discard unless it lies below `X` (both on the table) in
-    /// `X`'s pile; the rule is applied with only those aces excluded, so `D` holds for every
-    /// line. In the standard variant a move needs an empty pile: if no pile is empty now and
+    /// cover; an ace may move away before a cover is dealt onto it, so only a cover already on
+    /// the table ends an ace's window; and an ace can justify a discard unless it lies below `X`
+    /// (both on the table) in `X`'s pile. The rule is applied with only those aces excluded, so
+    /// `D` holds for every line. In the standard variant a move needs an empty pile: if no pile is empty now and
     /// every pile holds an ace or a `D` card (neither can ever leave while nothing moves), no
     /// pile can ever become empty, so nothing ever moves and `D` holds for every line.
     /// Otherwise (and in the free-cell variant, or with jokers left, which remove any card)
@@ -178,6 +181,15 @@ impl Layout {
             }
         };
         let covers_always = if aces_only { 0 } else { self.ace_mask };
+        // In aces-only an ace may move away before a cover is dealt onto its pile: only a
+        // cover already on the table ends its window.
+        let ace_until = |x: u8, cover_at: u8| -> u8 {
+            if aces_only && self.ace_mask & (1u64 << (x & 63)) != 0 && cover_at != now {
+                u8::MAX
+            } else {
+                cover_at
+            }
+        };
         let mut dead = 0u64;
         loop {
             // Each card's window ends when the lowest cover on it shows up.
@@ -189,7 +201,7 @@ impl Layout {
                     let x = 63 - m.leading_zeros() as u8;
                     m &= !(1u64 << x);
                     if let Some(u) = until.get_mut(usize::from(x)) {
-                        *u = cover_at;
+                        *u = ace_until(x, cover_at);
                     }
                     if (dead | covers_always) & (1u64 << x) != 0 {
                         cover_at = shows(x);
@@ -197,7 +209,7 @@ impl Layout {
                 }
                 let f = pos.foreign.get(p).copied().unwrap_or(NONE);
                 if let Some(u) = until.get_mut(usize::from(f)).filter(|_| f != NONE) {
-                    *u = cover_at;
+                    *u = ace_until(f, cover_at);
                 }
             }
             let window = |x: u8| (shows(x), until.get(usize::from(x)).copied().unwrap_or(0));
