@@ -129,11 +129,14 @@ impl Layout {
     /// cover; an ace may move away before a cover is dealt onto it, so only a cover already on
     /// the table ends an ace's window; and an ace can justify a discard unless it lies below `X`
     /// (both on the table) in `X`'s pile. The rule is applied with only those aces excluded, so
-    /// `D` holds for every line. In the standard variant a move needs an empty pile: if no pile is empty now and
-    /// every pile holds an ace or a `D` card (neither can ever leave while nothing moves), no
-    /// pile can ever become empty, so nothing ever moves and `D` holds for every line.
-    /// Otherwise (and in the free-cell variant, or with jokers left, which remove any card)
-    /// nothing is claimed.
+    /// `D` holds for every line.
+    ///
+    /// In the standard variant a move needs an empty pile. If no pile is empty now and every
+    /// pile holds an ace or a `D` card (neither can ever leave while nothing moves), no pile can
+    /// ever become empty, so nothing ever moves and `D` holds for every line. A pile without
+    /// one is also fine when the next deal brings it one (or no deal is left) and no pile can
+    /// be emptied before that deal ([`Layout::no_pile_empties_this_phase`]). Otherwise (and in
+    /// the free-cell variant, or with jokers left, which remove any card) nothing is claimed.
     pub fn dead_cards(&self, pos: &Pos) -> u64 {
         use crate::rules::Variant;
         if self.variant == Variant::FreeCell || (self.jokers_on && pos.jokers > 0) {
