@@ -1,8 +1,9 @@
 //! Benchmarks of the engines: `cargo bench -p acesup-core`.
 //!
 //! - `solve/*`: the exact solver from the start of a standard deal: an easy win (deal 9, a few
-//!   hundred nodes), a typical win (deal 20, about ten thousand nodes) and the hardest deal known
-//!   among the first forty that the default budget decides (deal 17, about a million nodes).
+//!   hundred nodes), a typical win (deal 20, about six thousand nodes), a loss one card short of
+//!   a win (deal 19, about eighty thousand nodes) and a deep loss (deal 36, best 35, about
+//!   160 thousand nodes).
 //! - `hint`: one strong hint from a mid-game position.
 //! - `action_and_snapshot`: one action through `Game::execute` plus a clone of the game, the
 //!   stand-in for a session snapshot.
@@ -18,9 +19,10 @@ fn solve_deal(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");
     group.sample_size(10);
     for (name, deal) in [
-        ("easy_deal_9", 9u64),
-        ("typical_deal_20", 20),
-        ("hard_deal_17", 17),
+        ("easy_win_deal_9", 9u64),
+        ("typical_win_deal_20", 20),
+        ("loss_at_47_deal_19", 19),
+        ("loss_at_35_deal_36", 36),
     ] {
         let table = Table::new(&Deck::from_deal_number(deal), 0);
         group.bench_function(name, |b| {

@@ -321,45 +321,23 @@ impl Layout {
 /// every move onto an empty place except lone moves after the last deal (shortcut 3), and every
 /// joker.
 pub(crate) fn phase_actions(lay: &Layout, pos: &Pos, out: &mut Vec<Act>) -> bool {
-    out.clear();
     let tops = lay.tops(pos);
-    let disc = lay.discardable(&tops);
-    if let Some(place) = lay.safe_discard(pos, &tops, disc) {
+    if let Some(place) = lay.safe_discard(pos, &tops, lay.discardable(&tops)) {
+        out.clear();
         out.push(Act::Discard(place));
         return false;
     }
-    let places = if lay.variant.has_cell() { 5 } else { 4 };
-    let aces_only = lay.variant == crate::rules::Variant::AcesOnly;
+    lay.legal(pos, out);
     let stock_empty = lay.stock_empty(pos);
-    for from in 0..places {
-        if disc & (1 << from) != 0 {
-            out.push(Act::Discard(from as u8));
+    out.retain(|&act| match act {
+        Act::Deal => false,
+        // Shortcut 3.
+        Act::Move(from, to) => {
+            let (from, to) = (usize::from(from), usize::from(to));
+            !(stock_empty && from < PILE_COUNT && to < PILE_COUNT && lay.pile_len(pos, from) == 1)
         }
-    }
-    for from in 0..places {
-        let card = tops.get(from).copied().unwrap_or(NONE);
-        if card == NONE {
-            continue;
-        }
-        if aces_only && lay.ace_mask & (1u64 << (card & 63)) == 0 {
-            continue;
-        }
-        let lone = from < PILE_COUNT && lay.pile_len(pos, from) == 1;
-        for to in 0..places {
-            if to == from || tops.get(to).copied().unwrap_or(0) != NONE {
-                continue;
-            }
-            if stock_empty && lone && to < PILE_COUNT {
-                continue; // shortcut 3
-            }
-            out.push(Act::Move(from as u8, to as u8));
-        }
-    }
-    for p in 0..PILE_COUNT {
-        if lay.joker_legal(pos, p) {
-            out.push(Act::Joker(p as u8));
-        }
-    }
+        Act::Discard(_) | Act::Joker(_) => true,
+    });
     true
 }
 
