@@ -248,17 +248,35 @@ private func newGameOptions(_ spec: JSON) -> NewGameOptions? {
     dealChoice(spec).map { NewGameOptions(deal: $0, variant: spec["variant"]?.string.map { variant(code: $0) }) }
 }
 
-private func merged(_ current: Settings, _ changes: JSON?) -> Settings {
+/// The settings with a scenario's changes applied. An unknown key or a value of the wrong type
+/// fails the scenario, as in the Rust and Kotlin runners.
+private func merged(_ current: Settings, _ changes: JSON?) throws -> Settings {
     var s = current
+    func bad(_ key: String) -> ScenarioFailure {
+        ScenarioFailure(description: "setting \(key): missing or of the wrong type")
+    }
     for (key, value) in changes?.object ?? [:] {
         switch key {
-        case "variant": s.variant = variant(code: value.string ?? "")
-        case "jokers_per_game": s.jokersPerGame = UInt8(value.int ?? 0)
-        case "undo_enabled": s.undoEnabled = value.bool ?? true
-        case "hints_enabled": s.hintsEnabled = value.bool ?? true
-        case "round_limit": s.roundLimit = UInt32(value.int ?? 0)
-        case "winnable_only": s.winnableOnly = value.bool ?? false
-        default: break
+        case "variant":
+            guard let code = value.string else { throw bad(key) }
+            s.variant = variant(code: code)
+        case "jokers_per_game":
+            guard let n = value.int, let jokers = UInt8(exactly: n) else { throw bad(key) }
+            s.jokersPerGame = jokers
+        case "undo_enabled":
+            guard let on = value.bool else { throw bad(key) }
+            s.undoEnabled = on
+        case "hints_enabled":
+            guard let on = value.bool else { throw bad(key) }
+            s.hintsEnabled = on
+        case "round_limit":
+            guard let n = value.int, let limit = UInt32(exactly: n) else { throw bad(key) }
+            s.roundLimit = limit
+        case "winnable_only":
+            guard let on = value.bool else { throw bad(key) }
+            s.winnableOnly = on
+        default:
+            throw ScenarioFailure(description: "unknown setting \(key)")
         }
     }
     return s
