@@ -44,7 +44,6 @@ pub(crate) fn probe(
     let mut beam: Vec<(Pos, Vec<Act>)> = vec![(root, Vec::new())];
     let mut steps: Vec<Step> = Vec::new();
     let mut seen: KeyMap<()> = KeyMap::default();
-    let mut stack: Vec<u32> = Vec::new();
     let mut acts: Vec<Act> = Vec::new();
     let mut candidates: Vec<(u32, u32)> = Vec::new();
     loop {
@@ -56,14 +55,17 @@ pub(crate) fn probe(
             if seen.insert(lay.key(start), ()).is_some() {
                 continue;
             }
-            stack.push(steps.len() as u32);
+            let mut next_index = steps.len() as u32;
             steps.push(Step {
                 pos: *start,
                 entry: entry as u32,
                 parent: u32::MAX,
                 act: Act::Deal,
             });
-            while let Some(index) = stack.pop() {
+            // Breadth first, so that the path to every position is a shortest one.
+            while (next_index as usize) < steps.len() {
+                let index = next_index;
+                next_index += 1;
                 *nodes += 1;
                 if *nodes > limit
                     || (*nodes & 1023 == 0 && deadline.is_some_and(|d| Instant::now() >= d))
@@ -82,7 +84,6 @@ pub(crate) fn probe(
                 for &act in &acts {
                     let next = lay.apply(&pos, act);
                     if seen.insert(lay.key(&next), ()).is_none() {
-                        stack.push(steps.len() as u32);
                         steps.push(Step {
                             pos: next,
                             entry: entry as u32,

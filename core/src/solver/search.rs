@@ -355,7 +355,6 @@ struct Closure {
     nodes: Vec<Node>,
     seen: KeyMap<()>,
     candidates: Vec<(u32, u32)>,
-    stack: Vec<u32>,
 }
 
 #[derive(Clone, Copy)]
@@ -466,7 +465,6 @@ impl<'a> Search<'a> {
         pool.nodes.clear();
         pool.seen.clear();
         pool.candidates.clear();
-        pool.stack.clear();
         let lay = self.lay;
         pool.nodes.push(Node {
             pos: start,
@@ -474,29 +472,27 @@ impl<'a> Search<'a> {
             act: Act::Deal,
         });
         pool.seen.insert(lay.key(&start), ());
-        pool.stack.push(0);
         let stock_empty = lay.stock_empty(&start);
         let mut acts = Vec::new();
-        while let Some(index) = pool.stack.pop() {
+        // Breadth first, so that the path to every position is a shortest one.
+        let mut next_index = 0u32;
+        while let Some(node) = pool.nodes.get(next_index as usize).copied() {
+            let index = next_index;
+            next_index += 1;
             self.tick();
             if self.aborted {
                 break;
             }
-            let Some(node) = pool.nodes.get(index as usize).copied() else {
-                continue;
-            };
             let pos = node.pos;
             let push = |pool: &mut Closure, act: Act| {
                 let next = lay.apply(&pos, act);
                 let key = lay.key(&next);
                 if pool.seen.insert(key, ()).is_none() {
-                    let id = pool.nodes.len() as u32;
                     pool.nodes.push(Node {
                         pos: next,
                         parent: index,
                         act,
                     });
-                    pool.stack.push(id);
                 }
             };
             if !phase_actions(lay, &pos, &mut acts) {
