@@ -13,8 +13,8 @@ use crate::args::Args;
 use crate::solve::{budget, variant};
 
 const HELP: &str = "\
-usage: acesup survey --deals N [--seed S] [--variant V] [--budget NODES] [--time-ms MS]
-                     [--threads T] [--json]
+usage: acesup survey --deals N [--seed S] [--variant V] [--jokers J] [--budget NODES]
+                     [--time-ms MS] [--threads T] [--json]
 
 Solves deal numbers S, S+1, ..., S+N-1 (default S = 1) with the stock order known, on every
 core, with a progress bar on stderr. Prints the winnable fraction with its 95% Wilson confidence
@@ -141,7 +141,9 @@ struct Row {
 pub fn run(words: &[String]) -> Result<(), CliError> {
     let Some(args) = Args::for_command(
         words,
-        &["deals", "seed", "variant", "budget", "time-ms", "threads"],
+        &[
+            "deals", "seed", "variant", "jokers", "budget", "time-ms", "threads",
+        ],
         &["json"],
         HELP,
     )?
@@ -151,13 +153,14 @@ pub fn run(words: &[String]) -> Result<(), CliError> {
     let deals = args.parsed::<usize>("deals")?.unwrap_or(1000);
     let seed = args.parsed::<u64>("seed")?.unwrap_or(1);
     let variant = variant(&args)?;
+    let jokers = args.parsed::<u8>("jokers")?.unwrap_or(0);
     let budget = budget(&args)?;
     let threads = threads(&args)?;
     let started = Instant::now();
     let rows = parallel(deals, threads, |i| {
         let number = seed.wrapping_add(i as u64);
-        let table = Table::new(&Deck::from_deal_number(number), 0);
-        let outcome = solver::solve(&table, variant, 0, budget);
+        let table = Table::new(&Deck::from_deal_number(number), jokers);
+        let outcome = solver::solve(&table, variant, jokers, budget);
         let lower = match outcome.result {
             SolveResult::Unknown { lower_bound, .. } => lower_bound,
             _ => outcome.line_score(),
@@ -208,6 +211,7 @@ pub fn run(words: &[String]) -> Result<(), CliError> {
     if args.flag("json") {
         let value = serde_json::json!({
             "variant": variant.code(),
+            "jokers": jokers,
             "deals": rows.len(),
             "first_deal": seed,
             "budget_nodes": budget.nodes,
@@ -234,7 +238,7 @@ pub fn run(words: &[String]) -> Result<(), CliError> {
         return Ok(());
     }
     println!(
-        "{} deals ({variant}, no jokers, deal numbers {seed}..{}), budget {} nodes, {threads} threads, {:.1} s",
+        "{} deals ({variant}, {jokers} jokers, deal numbers {seed}..{}), budget {} nodes, {threads} threads, {:.1} s",
         rows.len(),
         seed.wrapping_add(rows.len() as u64).wrapping_sub(1),
         budget.nodes,
