@@ -8,6 +8,7 @@
 //! *set* of cards still in the stock, never their order. Two games that differ only in the
 //! order of the stock produce identical views, hence identical hints.
 
+mod rollout;
 mod strong;
 
 pub use strong::{HintConfig, suggest_with};
