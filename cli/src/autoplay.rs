@@ -18,7 +18,8 @@ Plays deal numbers S, S+1, ..., S+N-1 (default S = 1, N = 1000) by always follow
 (policy `hint`, the default) or the greedy baseline (`greedy`), on every core, and prints the win
 rate with its 95% Wilson confidence interval, the average score and the hint latency.
 --set overrides the hint's tuning (samples, card, empty, ace_bottom, ace_buried, joker,
-cell_empty, self_block, high_buried, height2, risk, win; lookahead, deep), e.g. --set samples=20,empty=2.5";
+cell_empty, self_block, high_buried, height2, risk, win, rollout_win; lookahead, deep, rollouts,
+rollout_top, rollout_depth), e.g. --set samples=20,rollouts=0";
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Policy {
@@ -39,16 +40,26 @@ fn config(text: Option<&str>) -> Result<HintConfig, UsageError> {
         let (name, value) = item
             .split_once('=')
             .ok_or_else(|| bad(format!("\"{item}\" is not name=value")))?;
-        if name == "samples" || name == "lookahead" || name == "deep" {
+        if [
+            "samples",
+            "lookahead",
+            "deep",
+            "rollouts",
+            "rollout_top",
+            "rollout_depth",
+        ]
+        .contains(&name)
+        {
             let count = value
                 .parse()
                 .map_err(|_| bad(format!("{name}: \"{value}\" is not a count")))?;
-            if name == "samples" {
-                cfg.samples = count;
-            } else if name == "deep" {
-                cfg.deep = count;
-            } else {
-                cfg.lookahead = count;
+            match name {
+                "samples" => cfg.samples = count,
+                "deep" => cfg.deep = count,
+                "rollouts" => cfg.rollouts = count,
+                "rollout_top" => cfg.rollout_top = count,
+                "rollout_depth" => cfg.rollout_depth = count,
+                _ => cfg.lookahead = count,
             }
             continue;
         }
@@ -67,6 +78,7 @@ fn config(text: Option<&str>) -> Result<HintConfig, UsageError> {
             "win" => &mut cfg.win,
             "height2" => &mut cfg.height2,
             "risk" => &mut cfg.risk,
+            "rollout_win" => &mut cfg.rollout_win,
             _ => return Err(bad(format!("unknown setting \"{name}\""))),
         };
         *slot = number;

@@ -8,6 +8,7 @@
 //! *set* of cards still in the stock, never their order. Two games that differ only in the
 //! order of the stock produce identical views, hence identical hints.
 
+mod rollout;
 mod strong;
 
 pub use strong::{HintConfig, suggest_with};
@@ -284,5 +285,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_hint_does_not_depend_on_the_hints_asked_before() {
+        // The rollout values are memoised per thread: asking in another order, on a thread
+        // with an empty memo, must give the same hints.
+        let mut views = Vec::new();
+        let mut hints = Vec::new();
+        for number in 0..crate::solver::test_size(6, 2) as u64 {
+            let mut game = Game::new(GameSetup::numbered(number, Variant::Standard, 0));
+            while !game.status().is_over() {
+                let view = PlayerView::of(&game);
+                let hint = suggest(&view);
+                views.push(view);
+                hints.push(hint);
+                match hint {
+                    Hint::Play(action) => {
+                        game.execute(crate::Command::Play(action)).unwrap();
+                    }
+                    Hint::NoUsefulMove => break,
+                }
+            }
+        }
+        let again = std::thread::spawn(move || {
+            let mut out: Vec<Hint> = views.iter().rev().map(suggest).collect();
+            out.reverse();
+            out
+        })
+        .join()
+        .unwrap();
+        assert_eq!(again, hints);
     }
 }

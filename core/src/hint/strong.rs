@@ -16,12 +16,23 @@
 //! 3. **Evaluation.** A weighted sum of features of a position (cards still on the table, empty
 //!    piles, aces at the bottom of a pile, buried aces, jokers kept, an empty free cell), with a
 //!    large bonus for a won game. The weights were tuned by self-play (`acesup autoplay`).
+//! 4. **Rollouts** (module `rollout`). The one-deal value is short-sighted, but good enough to
+//!    pick the few candidates worth a closer look: the best [`HintConfig::rollout_top`]
+//!    distinct ones are re-valued by playing a few deals further on sampled full orders of the
+//!    unseen cards (the same orders for each), with a cheap policy (the best static value
+//!    after each deal), and the best mean wins. In self-play on 20,000 standard deals this
+//!    raised the win rate from 3.0% to 3.6% (average score 37.5 to 37.9). Not used in the free-cell variant, which
+//!    the one-deal value already wins.
 //!
 //! The best candidate is the target: if it is the position now, the hint is *deal* (or, with
 //! the stock empty, *no useful move*); otherwise it is the first action of the shortest path to
-//! it. The samples depend only on the set of unseen cards, which does not change inside a phase,
-//! and equal positions get equal values, so following the hints reaches the target without
-//! wavering, and a hint never depends on the stock order.
+//! it. The samples and the rollout orders depend only on the set of unseen cards, which does not
+//! change inside a phase, and equal positions get equal values, so a hint never depends on the
+//! stock order, and following the hints heads for the same target. (A step towards it may cut
+//! off some of the re-valued candidates and let another one into the few, so with rollouts the
+//! target may change inside a phase; but every such step removes a card or fills an empty pile,
+//! so the hints cannot go round in circles. The free-cell variant, where a card may go back and
+//! forth through the cell, does not use rollouts.)
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -75,6 +86,17 @@ pub struct HintConfig {
     /// valued by the mean over sampled rows after that (0: off). Not used in the free-cell
     /// variant.
     pub deep: usize,
+    /// Orders of the unseen cards on which the best candidates are played on (module
+    /// `rollout`; 0: off). The same orders serve every candidate.
+    pub rollouts: usize,
+    /// Distinct candidates (the best by the one-deal or two-deal value) re-valued by
+    /// rollouts; the rest are out of the running.
+    pub rollout_top: usize,
+    /// Bonus for a won game in a rollout that reaches the end of the stock (its base is the
+    /// cards removed).
+    pub rollout_win: f32,
+    /// Deals a rollout plays before it stops and takes the static value (0: to the end).
+    pub rollout_depth: usize,
 }
 
 impl Default for HintConfig {
@@ -94,6 +116,10 @@ impl Default for HintConfig {
             risk: 0.0,
             win: 30.0,
             deep: 0,
+            rollouts: 192,
+            rollout_top: 3,
+            rollout_win: 30.0,
+            rollout_depth: 3,
         }
     }
 }
@@ -132,7 +158,7 @@ fn is_ace(card: u8) -> bool {
 
 /// One position in compact form.
 #[derive(Clone, Copy, PartialEq, Eq)]
-struct S {
+pub(super) struct S {
     piles: [[u8; CAP]; PILE_COUNT],
     lens: [u8; PILE_COUNT],
     cell: u8,
@@ -140,7 +166,7 @@ struct S {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Act {
+pub(super) enum Act {
     Discard(u8),
     Move(u8, u8),
     Joker(u8),
@@ -218,7 +244,7 @@ impl S {
         ]
     }
 
-    fn table_mask(&self) -> u64 {
+    pub(super) fn table_mask(&self) -> u64 {
         let mut mask = 0u64;
         for p in 0..PILE_COUNT {
             for &c in self
@@ -300,7 +326,7 @@ impl S {
         next
     }
 
-    fn deal(&self, row: &[u8; 4]) -> S {
+    pub(super) fn deal(&self, row: &[u8; 4]) -> S {
         let mut next = *self;
         for (p, &card) in row.iter().enumerate() {
             next.put(p as u8, card);
@@ -361,7 +387,7 @@ impl S {
 
     /// The same position with the piles in a canonical order (for values that must not depend
     /// on which pile is which).
-    fn canonical(&self) -> S {
+    pub(super) fn canonical(&self) -> S {
         let mut order = [0usize, 1, 2, 3];
         order.sort_by(|&a, &b| {
             let pa = self
@@ -392,14 +418,14 @@ impl S {
 }
 
 /// A phase's positions with how each was reached (breadth first).
-struct Closure {
-    nodes: Vec<(S, u32, Option<Act>)>,
-    candidates: Vec<u32>,
+pub(super) struct Closure {
+    pub(super) nodes: Vec<(S, u32, Option<Act>)>,
+    pub(super) candidates: Vec<u32>,
     seen: Seen,
 }
 
 impl Closure {
-    fn new() -> Closure {
+    pub(super) fn new() -> Closure {
         Closure {
             nodes: Vec::new(),
             candidates: Vec::new(),
@@ -409,7 +435,7 @@ impl Closure {
 
     /// Lists the positions reachable from `start` without dealing. `alive` is every card still
     /// in play (table and unseen); `stock_empty` says whether the stock is empty.
-    fn build(&mut self, start: S, variant: Variant, unseen: u64, limit: usize) {
+    pub(super) fn build(&mut self, start: S, variant: Variant, unseen: u64, limit: usize) {
         self.nodes.clear();
         self.candidates.clear();
         self.seen.clear();
@@ -501,7 +527,8 @@ impl Closure {
 }
 
 /// The static evaluation of a position (higher is better).
-fn evaluate(s: &S, variant: Variant, cfg: &HintConfig, unseen_non_aces: u32) -> f32 {
+pub(super) fn evaluate(s: &S, variant: Variant, cfg: &HintConfig, unseen: u64) -> f32 {
+    let unseen_non_aces = non_aces(unseen);
     let mut on_table = 0u32;
     let mut empty = 0u32;
     let mut ace_bottom = 0u32;
@@ -566,10 +593,10 @@ fn evaluate(s: &S, variant: Variant, cfg: &HintConfig, unseen_non_aces: u32) -> 
 }
 
 /// A small deterministic generator.
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -635,7 +662,7 @@ fn sample_rows(unseen: u64, samples: usize, variant: Variant) -> Vec<[u8; 4]> {
 fn lookahead(s: &S, variant: Variant, cfg: &HintConfig, unseen: u64) -> f32 {
     let cards: Vec<u8> = (0..52u8).filter(|&c| unseen & (1u64 << c) != 0).collect();
     if cards.len() < 4 {
-        return evaluate(s, variant, cfg, non_aces(unseen));
+        return evaluate(s, variant, cfg, unseen);
     }
     let mut rng = Rng(unseen ^ s.canonical_key());
     let mut total = 0.0;
@@ -656,7 +683,7 @@ fn lookahead(s: &S, variant: Variant, cfg: &HintConfig, unseen: u64) -> f32 {
             }
             t = t.apply(Act::Discard(disc.trailing_zeros() as u8));
         }
-        total += evaluate(&t, variant, cfg, non_aces(unseen & !mask));
+        total += evaluate(&t, variant, cfg, unseen & !mask);
     }
     total / cfg.lookahead as f32
 }
@@ -686,13 +713,12 @@ fn two_deal(
             dealt_mask |= 1u64 << (card & 63);
         }
         let after = unseen & !dealt_mask;
-        let left = non_aces(after);
         inner.build(c.deal(row), variant, after, 128);
         let mut firsts: Vec<(f32, S)> = inner
             .candidates
             .iter()
             .filter_map(|&j| inner.nodes.get(j as usize).map(|&(t, _, _)| t))
-            .map(|t| (evaluate(&t, variant, cfg, left), t))
+            .map(|t| (evaluate(&t, variant, cfg, after), t))
             .collect();
         firsts.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
         firsts.truncate(DEEP_INNER);
@@ -709,12 +735,11 @@ fn two_deal(
                         m2 |= 1u64 << (card & 63);
                     }
                     let after2 = after & !m2;
-                    let left2 = non_aces(after2);
                     inner2.build(t.deal(r2), variant, after2, 128);
                     let mut b2 = f32::MIN;
                     for &k in &inner2.candidates {
                         if let Some(&(u, _, _)) = inner2.nodes.get(k as usize) {
-                            b2 = b2.max(evaluate(&u, variant, cfg, left2));
+                            b2 = b2.max(evaluate(&u, variant, cfg, after2));
                         }
                     }
                     sum += b2;
@@ -727,7 +752,54 @@ fn two_deal(
     total / rows.len().max(1) as f32
 }
 
-fn non_aces(mask: u64) -> u32 {
+/// The best of the few most promising candidates by their rollout value (module `rollout`),
+/// or `None` when fewer than two distinct positions are left to compare.
+fn rollout_best(
+    root: &Closure,
+    scored: &mut [(f32, u32)],
+    variant: Variant,
+    cfg: &HintConfig,
+    unseen: u64,
+) -> Option<(f32, u32)> {
+    // Stable sort: among equal values the nearer candidate stays first.
+    scored.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
+    let mut picked: Vec<(u64, u32, S)> = Vec::new();
+    for &(_, i) in scored.iter() {
+        let Some(&(s, _, _)) = root.nodes.get(i as usize) else {
+            continue;
+        };
+        let key = s.canonical_key();
+        if picked.iter().all(|(k, _, _)| *k != key) {
+            picked.push((key, i, s));
+            if picked.len() >= cfg.rollout_top {
+                break;
+            }
+        }
+    }
+    if picked.len() < 2 {
+        return None;
+    }
+    let mut orders = None;
+    let mut closure = Closure::new();
+    let mut best: Option<(f32, u32)> = None;
+    for (key, i, s) in &picked {
+        let v = super::rollout::value(
+            &s.canonical(),
+            *key,
+            variant,
+            cfg,
+            unseen,
+            &mut orders,
+            &mut closure,
+        );
+        if best.is_none_or(|(bv, _)| v > bv) {
+            best = Some((v, *i));
+        }
+    }
+    best
+}
+
+pub(super) fn non_aces(mask: u64) -> u32 {
     let aces = (1u64 << 12) | (1u64 << 25) | (1u64 << 38) | (1u64 << 51);
     (mask & !aces).count_ones()
 }
@@ -804,7 +876,6 @@ pub fn suggest_with(view: &PlayerView, cfg: &HintConfig) -> Hint {
                     dealt_mask |= 1u64 << (card & 63);
                 }
                 let after = unseen & !dealt_mask;
-                let left = non_aces(after);
                 let next = c.deal(row);
                 inner.build(next, variant, after, 128);
                 let mut best_inner = f32::MIN;
@@ -813,7 +884,7 @@ pub fn suggest_with(view: &PlayerView, cfg: &HintConfig) -> Hint {
                         let v = if cfg.lookahead > 0 && after != 0 {
                             lookahead(&t, variant, cfg, after)
                         } else {
-                            evaluate(&t, variant, cfg, left)
+                            evaluate(&t, variant, cfg, after)
                         };
                         best_inner = best_inner.max(v);
                     }
@@ -861,6 +932,11 @@ pub fn suggest_with(view: &PlayerView, cfg: &HintConfig) -> Hint {
         if deep_best.is_some() {
             best = deep_best;
         }
+    }
+    // Not in the free-cell variant either: it wins every deal without them, and its closures
+    // would take a rollout over the latency budget.
+    if cfg.rollouts > 0 && cfg.rollout_top > 1 && !variant.has_cell() && scored.len() > 1 {
+        best = rollout_best(&root, &mut scored, variant, cfg, unseen).or(best);
     }
     match best {
         Some((_, i)) => match root.path(i).first() {
