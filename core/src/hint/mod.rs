@@ -108,7 +108,8 @@ pub enum Hint {
     NoUsefulMove,
 }
 
-/// Suggests one action for the view: the strong policy of [`strong`] (see there).
+/// Suggests one action for the view: the strong policy (`hint/strong.rs`): search over the
+/// moves before the next deal, an expectation over the next row, and short rollouts.
 pub fn suggest(view: &PlayerView) -> Hint {
     strong::suggest(view)
 }
