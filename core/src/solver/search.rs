@@ -49,6 +49,10 @@ use crate::rules::PILE_COUNT;
 /// p99 48 ms), against 137 with narrow depth-first probes.
 const BEAM_WIDTHS: [usize; 4] = [8, 64, 512, 2048];
 
+/// Entries the transposition table holds at most: just under 7/8 of 2^20, so the hash map
+/// stays at 2^20 buckets (about 34 MB), enough for the default budget.
+const TABLE_ENTRIES: usize = 900_000;
+
 /// The score of a won game.
 pub const WIN: u8 = 48;
 
@@ -547,7 +551,7 @@ impl<'a> Search<'a> {
             if final_phase {
                 return (ub, false);
             }
-            self.tt.insert(
+            self.remember(
                 key,
                 Entry {
                     value: ub,
@@ -583,7 +587,7 @@ impl<'a> Search<'a> {
             if let Some(pool) = self.pools.get_mut(depth) {
                 pool.candidates = candidates;
             }
-            self.tt.insert(key, Entry { value, exact: true });
+            self.remember(key, Entry { value, exact: true });
             return (value, true);
         }
         candidates.sort_unstable_by_key(|&(_, order)| std::cmp::Reverse(order));
@@ -626,8 +630,16 @@ impl<'a> Search<'a> {
             pool.candidates = candidates;
         }
         let exact = any_exact && lo >= hi;
-        self.tt.insert(key, Entry { value: hi, exact });
+        self.remember(key, Entry { value: hi, exact });
         (hi, exact)
+    }
+
+    /// Stores a value in the transposition table while it has room: a full table keeps what it
+    /// holds (it is only a cache), so memory stays bounded whatever the budget.
+    fn remember(&mut self, key: u128, entry: Entry) {
+        if self.tt.len() < TABLE_ENTRIES {
+            self.tt.insert(key, entry);
+        }
     }
 
     fn record(&mut self, depth: usize, index: u32, score: u8) {
