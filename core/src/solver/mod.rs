@@ -37,7 +37,7 @@ use state::{Act, Layout, Pos};
 pub use search::WIN as WINNING_SCORE;
 
 /// How much work one solve may do. Nodes are positions generated; on the 2-core development
-/// machines the search runs at roughly two to three million nodes a second.
+/// machines the search runs at one to three million nodes a second, depending on the load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     /// Positions the search may generate before it gives up.
