@@ -21,8 +21,8 @@
 //!    distinct ones are re-valued by playing a few deals further on sampled full orders of the
 //!    unseen cards (the same orders for each), with a cheap policy (the best static value
 //!    after each deal), and the best mean wins. In self-play on 20,000 standard deals this
-//!    raised the win rate from 3.0% to 3.6% (average score 37.5 to 37.9). Not used in the free-cell variant, which
-//!    the one-deal value already wins.
+//!    raised the win rate from 3.0% to 3.6% (average score 37.5 to 37.9). Not used in the
+//!    free-cell variant, which the one-deal value already wins.
 //!
 //! The best candidate is the target: if it is the position now, the hint is *deal* (or, with
 //! the stock empty, *no useful move*); otherwise it is the first action of the shortest path to
