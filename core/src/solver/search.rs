@@ -303,18 +303,9 @@ impl Layout {
     /// position, and every discard-only position holds at least its cards. Playing all
     /// discards therefore shows whether any pile can be emptied.
     fn no_pile_empties_this_phase(&self, pos: &Pos) -> bool {
-        let mut p = *pos;
-        loop {
-            let tops = self.tops(&p);
-            if tops.iter().take(PILE_COUNT).any(|&t| t == NONE) {
-                return false;
-            }
-            let disc = self.discardable(&tops);
-            if disc == 0 {
-                return true;
-            }
-            p = self.apply(&p, Act::Discard(disc.trailing_zeros() as u8));
-        }
+        // A pile emptied on the way stays empty: discards only remove cards.
+        let end = self.discard_all(pos);
+        self.tops(&end).iter().take(PILE_COUNT).all(|&t| t != NONE)
     }
 }
 
@@ -657,16 +648,7 @@ pub(crate) fn order_key(lay: &Layout, pos: &Pos, stock_empty: bool) -> u32 {
     let ahead = if stock_empty {
         *pos
     } else {
-        let mut next = lay.apply(pos, Act::Deal);
-        loop {
-            let tops = lay.tops(&next);
-            let disc = lay.discardable(&tops);
-            if disc == 0 {
-                break;
-            }
-            next = lay.apply(&next, Act::Discard(disc.trailing_zeros() as u8));
-        }
-        next
+        lay.discard_all(&lay.apply(pos, Act::Deal))
     };
     let score = u32::from(lay.score(&ahead));
     let mut empty = 0u32;

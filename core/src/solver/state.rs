@@ -469,6 +469,20 @@ impl Layout {
         pos.home & mask & !self.ace_mask != 0 || (f != NONE && self.ace_mask & bit(f) == 0)
     }
 
+    /// `pos` after every discard that can follow, the lowest place first. Discards never
+    /// disable each other (what justified a discarded card still beats the others it beat),
+    /// so every order ends in this same position.
+    pub fn discard_all(&self, pos: &Pos) -> Pos {
+        let mut next = *pos;
+        loop {
+            let disc = self.discardable(&self.tops(&next));
+            if disc == 0 {
+                return next;
+            }
+            next = self.apply(&next, Act::Discard(disc.trailing_zeros() as u8));
+        }
+    }
+
     /// Game over by [`Table::is_stuck`]: stock empty, no discard, no productive move (from a
     /// pile of two or more onto an empty place), no joker.
     pub fn is_stuck(&self, pos: &Pos) -> bool {

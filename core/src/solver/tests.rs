@@ -312,6 +312,28 @@ fn still_winnable_solves_an_earlier_position() {
     check_replay(&game, &now);
 }
 
+/// The cards a bound claims dead, with the piles and stock of `table` (the table of `pos`),
+/// for a failure message.
+fn describe_bound(lay: &Layout, pos: &state::Pos, table: &Table) -> String {
+    let dead = lay.dead_cards(pos);
+    let cards: Vec<String> = (0..lay.slot_count)
+        .filter(|s| dead & (1u64 << s) != 0)
+        .map(|s| lay.card_of(s).unwrap().to_string())
+        .collect();
+    let piles: Vec<String> = table
+        .piles()
+        .iter()
+        .map(|p| {
+            p.iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let stock: Vec<String> = table.stock_in_deal_order().map(|c| c.to_string()).collect();
+    format!("dead {cards:?}; piles {piles:?}; stock {stock:?}")
+}
+
 #[test]
 fn upper_bounds_are_never_below_the_reference() {
     let mut rng = Rng(5);
@@ -325,25 +347,9 @@ fn upper_bounds_are_never_below_the_reference() {
             };
             let ub = lay.upper_bound(&root);
             if ub < reference {
-                let dead = lay.dead_cards(&root);
-                let cards: Vec<String> = (0..lay.slot_count)
-                    .filter(|s| dead & (1u64 << s) != 0)
-                    .map(|s| lay.card_of(s).unwrap().to_string())
-                    .collect();
-                let piles: Vec<String> = table
-                    .piles()
-                    .iter()
-                    .map(|p| {
-                        p.iter()
-                            .map(|c| c.to_string())
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    })
-                    .collect();
-                let stock: Vec<String> =
-                    table.stock_in_deal_order().map(|c| c.to_string()).collect();
                 panic!(
-                    "{variant}: ub {ub} < {reference}; dead {cards:?}; piles {piles:?}; stock {stock:?}"
+                    "{variant}: ub {ub} < {reference}; {}",
+                    describe_bound(&lay, &root, table)
                 );
             }
         }
@@ -391,25 +397,9 @@ fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
                         checked += 1;
                         if ub < reference {
                             let t = lay.to_table(&pos, game.table()).unwrap();
-                            let dead = lay.dead_cards(&pos);
-                            let cards: Vec<String> = (0..lay.slot_count)
-                                .filter(|s| dead & (1u64 << s) != 0)
-                                .map(|s| lay.card_of(s).unwrap().to_string())
-                                .collect();
-                            let piles: Vec<String> = t
-                                .piles()
-                                .iter()
-                                .map(|p| {
-                                    p.iter()
-                                        .map(|c| c.to_string())
-                                        .collect::<Vec<_>>()
-                                        .join(" ")
-                                })
-                                .collect();
-                            let stock: Vec<String> =
-                                t.stock_in_deal_order().map(|c| c.to_string()).collect();
                             panic!(
-                                "{variant}: ub {ub} < {reference}; dead {cards:?}; piles {piles:?}; stock {stock:?}; foreign {:?}",
+                                "{variant}: ub {ub} < {reference}; {}; foreign {:?}",
+                                describe_bound(&lay, &pos, &t),
                                 pos.foreign
                             );
                         }
