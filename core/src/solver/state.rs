@@ -56,6 +56,9 @@ pub(crate) struct Layout {
     pub home: [u8; SLOTS],
     /// For each slot, the slots of the same suit and lower rank.
     pub lower: [u64; SLOTS],
+    /// For each slot, the slots of the same suit and higher rank: the cards that can justify
+    /// its discard (none for an ace).
+    pub higher: [u64; SLOTS],
     /// Slots whose home is each pile.
     pub pile_mask: [u64; PILE_COUNT],
     /// Slots that are aces.
@@ -174,6 +177,7 @@ impl Layout {
             rank: [0; SLOTS],
             home: [CELL as u8; SLOTS],
             lower: [0; SLOTS],
+            higher: [0; SLOTS],
             pile_mask: [0; PILE_COUNT],
             ace_mask: 0,
             suit_mask: [0; 4],
@@ -278,6 +282,16 @@ impl Layout {
                 *x = lower;
             }
         }
+        for a in 0..usize::from(next) {
+            let suit = layout
+                .suit_mask
+                .get(usize::from(at(&layout.suit, a)))
+                .copied()
+                .unwrap_or(0);
+            if let Some(x) = layout.higher.get_mut(a) {
+                *x = suit & !at(&layout.lower, a) & !(1u64 << a);
+            }
+        }
         Ok((layout, pos))
     }
 
@@ -364,28 +378,19 @@ impl Layout {
     }
 
     /// For each top (piles then cell), whether it may be discarded now: as a bit mask over
-    /// places 0–4.
+    /// places 0–4. A top may go when a higher card of its suit is a top too.
     #[inline(always)]
     pub fn discardable(&self, tops: &[u8; 5]) -> u8 {
-        // Highest rank showing per suit.
-        let mut best = [0u8; 4];
+        let mut showing = 0u64;
         for &t in tops {
             if t != NONE {
-                let s = usize::from(at(&self.suit, usize::from(t)));
-                let r = at(&self.rank, usize::from(t));
-                if let Some(b) = best.get_mut(s) {
-                    *b = (*b).max(r);
-                }
+                showing |= bit(t);
             }
         }
         let mut out = 0u8;
         for (i, &t) in tops.iter().enumerate() {
-            if t != NONE {
-                let s = usize::from(at(&self.suit, usize::from(t)));
-                let r = at(&self.rank, usize::from(t));
-                if r < 14 && r < best.get(s).copied().unwrap_or(0) {
-                    out |= 1 << i;
-                }
+            if t != NONE && at(&self.higher, usize::from(t)) & showing != 0 {
+                out |= 1 << i;
             }
         }
         out
