@@ -27,6 +27,76 @@ pub(crate) struct BeamLine {
     pub line: Vec<Act>,
 }
 
+/// One phase of a beam entry's line: the entry it came from (`NO_LINK` for the root) and
+/// where its actions (ending with the deal) lie in the shared action store.
+struct Link {
+    prev: u32,
+    start: u32,
+    end: u32,
+}
+
+/// No earlier phase: the line starts at the root.
+const NO_LINK: u32 = u32::MAX;
+
+/// The lines of the beam entries, shared phase by phase instead of copied for each entry.
+#[derive(Default)]
+struct Lines {
+    links: Vec<Link>,
+    acts: Vec<Act>,
+}
+
+impl Lines {
+    /// Records the phase that leads from the entry at `prev` through `steps[index]` and a
+    /// deal; returns its link.
+    fn extend(&mut self, prev: u32, steps: &[Step], index: u32) -> u32 {
+        let start = self.acts.len();
+        phase_path(steps, index, &mut self.acts);
+        self.acts.push(Act::Deal);
+        self.links.push(Link {
+            prev,
+            start: start as u32,
+            end: self.acts.len() as u32,
+        });
+        (self.links.len() - 1) as u32
+    }
+
+    /// The full line of the entry at `link`, then the phase's actions up to `steps[index]`.
+    fn line_to(&self, link: u32, steps: &[Step], index: u32, score: u8) -> BeamLine {
+        let mut phases = Vec::new();
+        let mut at = link;
+        while let Some(l) = self.links.get(at as usize) {
+            phases.push(l);
+            at = l.prev;
+        }
+        let mut line = Vec::new();
+        for l in phases.iter().rev() {
+            line.extend_from_slice(
+                self.acts
+                    .get(l.start as usize..l.end as usize)
+                    .unwrap_or(&[]),
+            );
+        }
+        phase_path(steps, index, &mut line);
+        BeamLine { score, line }
+    }
+}
+
+/// Appends the actions from the phase's start to `steps[index]`.
+fn phase_path(steps: &[Step], index: u32, out: &mut Vec<Act>) {
+    let start = out.len();
+    let mut i = index;
+    while let Some(step) = steps.get(i as usize) {
+        if step.parent == u32::MAX {
+            break;
+        }
+        out.push(step.act);
+        i = step.parent;
+    }
+    if let Some(tail) = out.get_mut(start..) {
+        tail.reverse();
+    }
+}
+
 /// One position of a phase, with how it was reached from the phase's beam entry.
 struct Step {
     pos: Pos,
@@ -47,7 +117,8 @@ pub(crate) fn probe(
     limit: u64,
     deadline: Option<Instant>,
 ) -> Option<BeamLine> {
-    let mut beam: Vec<(Pos, Vec<Act>)> = vec![(root, Vec::new())];
+    let mut beam: Vec<(Pos, u32)> = vec![(root, NO_LINK)];
+    let mut lines = Lines::default();
     let mut steps: Vec<Step> = Vec::new();
     let mut seen: KeyMap<()> = KeyMap::default();
     let mut acts: Vec<Act> = Vec::new();
@@ -82,7 +153,7 @@ pub(crate) fn probe(
                     continue;
                 };
                 if lay.score(&pos) >= WIN {
-                    return Some(line_to(&beam, &steps, index, WIN));
+                    return Some(lines.line_to(link_of(&beam, &steps, index), &steps, index, WIN));
                 }
                 if phase_actions(lay, &pos, &mut acts) {
                     candidates.push((index, order_key(lay, &pos, stock_empty)));
@@ -105,10 +176,10 @@ pub(crate) fn probe(
                 .iter()
                 .filter_map(|&(i, _)| Some((i, lay.score(&steps.get(i as usize)?.pos))))
                 .max_by_key(|&(_, score)| score)?;
-            return Some(line_to(&beam, &steps, index, score));
+            return Some(lines.line_to(link_of(&beam, &steps, index), &steps, index, score));
         }
         candidates.sort_unstable_by_key(|&(_, order)| std::cmp::Reverse(order));
-        let next: Vec<(Pos, Vec<Act>)> = candidates
+        let next: Vec<(Pos, u32)> = candidates
             .iter()
             .filter_map(|&(index, _)| {
                 let pos = steps.get(index as usize)?.pos;
@@ -116,9 +187,8 @@ pub(crate) fn probe(
                 if lay.upper_bound(&dealt) <= floor {
                     return None;
                 }
-                let mut line = line_to(&beam, &steps, index, 0).line;
-                line.push(Act::Deal);
-                Some((dealt, line))
+                let link = lines.extend(link_of(&beam, &steps, index), &steps, index);
+                Some((dealt, link))
             })
             .take(width)
             .collect();
@@ -129,24 +199,10 @@ pub(crate) fn probe(
     }
 }
 
-/// The line from the root to `steps[index]`: its beam entry's line, then the phase's actions.
-fn line_to(beam: &[(Pos, Vec<Act>)], steps: &[Step], index: u32, score: u8) -> BeamLine {
-    let mut tail = Vec::new();
-    let mut entry = 0;
-    let mut i = index;
-    while let Some(step) = steps.get(i as usize) {
-        entry = step.entry;
-        if step.parent == u32::MAX {
-            break;
-        }
-        tail.push(step.act);
-        i = step.parent;
-    }
-    tail.reverse();
-    let mut line = beam
-        .get(entry as usize)
-        .map(|(_, line)| line.clone())
-        .unwrap_or_default();
-    line.extend(tail);
-    BeamLine { score, line }
+/// The link of the beam entry whose phase holds `steps[index]`.
+fn link_of(beam: &[(Pos, u32)], steps: &[Step], index: u32) -> u32 {
+    steps
+        .get(index as usize)
+        .and_then(|step| beam.get(step.entry as usize))
+        .map_or(NO_LINK, |&(_, link)| link)
 }

@@ -480,8 +480,9 @@ impl Layout {
     /// highest top of each suit is never discardable, so it stays to justify the others).
     pub fn discard_all(&self, pos: &Pos) -> Pos {
         let mut next = *pos;
+        let mut tops = self.tops(&next);
         loop {
-            let mut disc = self.discardable(&self.tops(&next));
+            let mut disc = self.discardable(&tops);
             if disc == 0 {
                 return next;
             }
@@ -489,6 +490,13 @@ impl Layout {
                 let place = disc.trailing_zeros() as usize;
                 disc &= disc - 1;
                 self.take(&mut next, place);
+                if let Some(t) = tops.get_mut(place) {
+                    *t = if place < PILE_COUNT {
+                        self.top(&next, place)
+                    } else {
+                        NONE
+                    };
+                }
             }
         }
     }
