@@ -1,9 +1,10 @@
 //! Benchmarks of the engines: `cargo bench -p acesup-core`.
 //!
-//! - `solve/*`: the exact solver from the start of a standard deal: an easy win (deal 9, a few
-//!   hundred nodes), a typical win (deal 20, about six thousand nodes), a loss one card short of
-//!   a win (deal 19, about eighty thousand nodes) and a deep loss (deal 36, best 35, about
-//!   160 thousand nodes).
+//! - `solve/*`: the exact solver from the start of a standard deal: an easy win (deal 9, about
+//!   600 nodes), a typical win (deal 20, about six thousand nodes), a slow win (deal 115, about
+//!   150 thousand nodes: among the slowest 1% of the win proofs on deals 1–1,000), a loss one
+//!   card short of a win (deal 19, about 67 thousand nodes) and a deep loss (deal 36, best 35,
+//!   about 100 thousand nodes).
 //! - `hint`: one strong hint, cold, from mid-game positions of one game (a different phase
 //!   each time, so no rollout value is reused).
 //! - `action_and_snapshot`: one action through `Game::execute` plus a clone of the game, the
@@ -22,6 +23,7 @@ fn solve_deal(c: &mut Criterion) {
     for (name, deal) in [
         ("easy_win_deal_9", 9u64),
         ("typical_win_deal_20", 20),
+        ("slow_win_deal_115", 115),
         ("loss_at_47_deal_19", 19),
         ("loss_at_35_deal_36", 36),
     ] {
