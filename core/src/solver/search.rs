@@ -248,11 +248,7 @@ impl Layout {
             // Dead when no higher card that could justify it can show at the same time.
             if x_window != 0 {
                 let own = seq.get(p).copied().unwrap_or(0);
-                let s = usize::from(at(&self.suit, usize::from(x)));
-                let higher = alive
-                    & self.suit_mask.get(s).copied().unwrap_or(0)
-                    & !at(&self.lower, usize::from(x))
-                    & !xb;
+                let higher = alive & at(&self.higher, usize::from(x));
                 let blocked = if aces_only {
                     // An ace below a card still to be dealt may move away first.
                     let stuck_aces = if table & xb != 0 {
