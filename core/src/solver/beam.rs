@@ -16,7 +16,7 @@
 
 use std::time::Instant;
 
-use super::search::{KeyMap, WIN, order_key, phase_actions};
+use super::search::{KeyMap, WIN, append_path, order_key, phase_actions};
 use super::state::{Act, Layout, Pos};
 
 /// What a beam probe found.
@@ -83,18 +83,9 @@ impl Lines {
 
 /// Appends the actions from the phase's start to `steps[index]`.
 fn phase_path(steps: &[Step], index: u32, out: &mut Vec<Act>) {
-    let start = out.len();
-    let mut i = index;
-    while let Some(step) = steps.get(i as usize) {
-        if step.parent == u32::MAX {
-            break;
-        }
-        out.push(step.act);
-        i = step.parent;
-    }
-    if let Some(tail) = out.get_mut(start..) {
-        tail.reverse();
-    }
+    append_path(out, index, |i| {
+        steps.get(i as usize).map(|step| (step.parent, step.act))
+    });
 }
 
 /// One position of a phase, with how it was reached from the phase's beam entry.

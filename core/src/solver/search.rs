@@ -545,20 +545,12 @@ impl<'a> Search<'a> {
     }
 
     fn path_to(&self, depth: usize, index: u32, out: &mut Vec<Act>) {
-        let start = out.len();
-        let Some(pool) = self.pools.get(depth) else {
-            return;
-        };
-        let mut i = index;
-        while let Some(node) = pool.nodes.get(i as usize) {
-            if node.parent == u32::MAX {
-                break;
-            }
-            out.push(node.act);
-            i = node.parent;
-        }
-        if let Some(tail) = out.get_mut(start..) {
-            tail.reverse();
+        if let Some(pool) = self.pools.get(depth) {
+            append_path(out, index, |i| {
+                pool.nodes
+                    .get(i as usize)
+                    .map(|node| (node.parent, node.act))
+            });
         }
     }
 
@@ -676,6 +668,27 @@ impl<'a> Search<'a> {
         self.best = score;
         self.best_line = line;
         self.found = true;
+    }
+}
+
+/// Appends the actions from a phase's start to its position `index`, given each position's
+/// parent and the action that reached it (the start's parent is `u32::MAX`).
+pub(crate) fn append_path(
+    out: &mut Vec<Act>,
+    index: u32,
+    link: impl Fn(u32) -> Option<(u32, Act)>,
+) {
+    let start = out.len();
+    let mut i = index;
+    while let Some((parent, act)) = link(i) {
+        if parent == u32::MAX {
+            break;
+        }
+        out.push(act);
+        i = parent;
+    }
+    if let Some(tail) = out.get_mut(start..) {
+        tail.reverse();
     }
 }
 
