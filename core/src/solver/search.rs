@@ -116,24 +116,29 @@ impl Layout {
     ///
     /// *The no-move world.* Call a pile's *sequence* the cards it holds now (a moved-in card at
     /// the bottom, then its home cards) followed by the stock cards that will be dealt onto it.
-    /// While no card moves, a card is a top card only from the deal that brings it (now, for a
-    /// table card) until a *cover* is dealt onto it: a card that never leaves while no card
-    /// moves. Covers are the cards of `D` below, and in the standard variant the aces too. Call
-    /// that span of phases the card's *window*; two cards of one sequence are never both top
-    /// cards (the later one lies on the earlier one until it leaves for good).
+    /// While no card moves, cards leave a pile only by discard, so a card is a top card only
+    /// after the deal that brings it (now, for a table card), and only in phases by which every
+    /// card dealt onto it has been discarded. Call that set of phases the card's *window*; two
+    /// cards of one sequence are never both top cards.
     ///
-    /// Compute the set `D` as the least fixpoint of: a non-ace `X` is in `D` if every card of its
-    /// suit that is higher and still in play is in `X`'s own sequence or has a window that does
-    /// not meet `X`'s (an empty window, as for a table card under a card of `D`, meets nothing).
-    /// By induction on time (take the first discard of a `D` card: every `D` card is still in
-    /// place, so every window is still right, and no higher card of its suit can show beside
-    /// it), no `D` card is ever discarded *as long as no card moves*.
+    /// A card's *earliest phase* is the first phase in which it could be discarded: the first
+    /// phase its window shares with the window of a card of its suit that is higher, still in
+    /// play and outside its sequence. A card whose window shares none is *dead* (`D`), and it
+    /// never leaves; aces never leave either (in the standard variant). So a card `Y` dealt
+    /// onto `X` in phase `s` takes the phases from `s` to `Y`'s earliest phase out of `X`'s
+    /// window, and all phases from `s` on when `Y` is dead or an ace.
     ///
-    /// *When nothing can move.* In the aces-only variant non-aces never move, so only `D` cards
-    /// cover; an ace may move away before a cover is dealt onto it, so only a cover already on
-    /// the table ends an ace's window; and an ace can justify a discard unless it lies below `X`
-    /// (both on the table) in `X`'s pile. The rule is applied with only those aces excluded, so
-    /// `D` holds for every line.
+    /// Windows start as the phases from the card's deal on, cut only by aces; then a worklist
+    /// computes earliest phases and cuts windows until nothing changes. Every step keeps each
+    /// window a superset of the phases in which the card can really be a top card, and each
+    /// earliest phase at most the real one (by induction on the steps, and on time within a
+    /// line), so no `D` card is ever discarded *as long as no card moves*.
+    ///
+    /// *When nothing can move.* In the aces-only variant non-aces never move, so only non-aces
+    /// cut windows; an ace may move away before a card is dealt onto it, so only a card already
+    /// on the table above it cuts an ace's window; and an ace can justify a discard unless it
+    /// lies below `X` (both on the table) in `X`'s pile. The rule is applied with only those
+    /// aces excluded, so `D` holds for every line.
     ///
     /// In the standard variant a move needs an empty pile. If no pile is empty now and every
     /// pile holds an ace or a `D` card (neither can ever leave while nothing moves), no pile can
@@ -233,10 +238,24 @@ impl Layout {
                 *w = window_of(f, cover_at);
             }
         }
-        // The least fixpoint, by a worklist: a card proven dead becomes a cover, which ends the
-        // windows of the cards below it in its pile; a card whose window shrinks, and every
-        // lower card of its suit (which it might have justified), is checked again.
+        // Only the phases the game has: a window that extends past the last deal would
+        // otherwise meet another one in phases that never come.
+        let real = u32::MAX
+            .checked_shl(u32::from(self.row_count) + 1)
+            .map_or(u32::MAX, |m| !m);
+        for w in &mut window {
+            *w &= real;
+        }
+        // The fixpoint, by a worklist. `earliest[x]` is a lower bound on the phase in which `x`
+        // can first be discarded (`NEVER` for a dead card): the first phase its window meets a
+        // justifier's. Until then `x` lies on the cards below it, so their windows lose the
+        // phases from `x`'s deal to that phase; a dead `x` covers them for good. Windows only
+        // shrink and earliest phases only grow, so the worklist ends; a card whose window
+        // shrinks, and every lower card of its suit (which it might have justified), is checked
+        // again.
+        const NEVER: u8 = 32;
         let candidates = alive & !self.ace_mask;
+        let mut earliest = [0u8; 64];
         let mut dead = 0u64;
         let mut pending = candidates;
         while pending != 0 {
@@ -245,7 +264,7 @@ impl Layout {
             pending &= !xb;
             let x_window = at(&window, usize::from(x));
             let p = pile_of(x);
-            // Dead when no higher card that could justify it can show at the same time.
+            let mut meets = 0u32;
             if x_window != 0 {
                 let own = seq.get(p).copied().unwrap_or(0);
                 let higher = alive & at(&self.higher, usize::from(x));
@@ -260,27 +279,37 @@ impl Layout {
                 } else {
                     own
                 };
+                // Stop once the first phase of `x`'s window is met: nothing earlier can be.
+                let first_possible = x_window & x_window.wrapping_neg();
                 let mut can_justify = higher & !blocked;
-                let mut justified = false;
-                while can_justify != 0 {
+                while can_justify != 0 && meets & first_possible == 0 {
                     let y = can_justify.trailing_zeros() as usize;
                     can_justify &= can_justify - 1;
-                    if at(&window, y) & x_window != 0 {
-                        justified = true;
-                        break;
-                    }
-                }
-                if justified {
-                    continue;
+                    meets |= at(&window, y) & x_window;
                 }
             }
-            dead |= xb;
-            // `x` now covers the cards below it in its pile: the home cards of lower slots
-            // and the moved-in card, which lies below them all (and covers nothing).
-            if foreign_mask & xb != 0 {
+            let first = if meets == 0 {
+                NEVER
+            } else {
+                meets.trailing_zeros() as u8
+            };
+            if first <= at(&earliest, usize::from(x)) {
                 continue;
             }
-            let cover = shows(x);
+            if let Some(e) = earliest.get_mut(usize::from(x)) {
+                *e = first;
+            }
+            if first == NEVER {
+                dead |= xb;
+            }
+            // `x` lies on the cards below it in its pile (the home cards of lower slots and the
+            // moved-in card, which lies below them all and covers nothing) from its deal until
+            // it can leave.
+            let lands = shows(x);
+            let cut = from_on(lands) & before(first);
+            if cut == 0 || foreign_mask & xb != 0 {
+                continue;
+            }
             let mut under = homes.get(p).copied().unwrap_or(0) & (xb - 1);
             let f = pos.foreign.get(p).copied().unwrap_or(NONE);
             if f != NONE {
@@ -289,11 +318,11 @@ impl Layout {
             while under != 0 {
                 let y = under.trailing_zeros() as u8;
                 under &= under - 1;
-                if !shortens(y, cover) {
+                if !shortens(y, lands) {
                     continue;
                 }
                 if let Some(w) = window.get_mut(usize::from(y)) {
-                    let shrunk = *w & before(cover);
+                    let shrunk = *w & !cut;
                     if shrunk != *w {
                         *w = shrunk;
                         let yb = 1u64 << y;
