@@ -108,11 +108,20 @@ impl Layout {
     /// An upper bound on the best final score from `pos` (shortcut 2): 48 minus the non-aces
     /// proven *dead* (never discardable). See [`Layout::dead_cards`].
     pub fn upper_bound(&self, pos: &Pos) -> u8 {
-        let dead = self.dead_cards(pos);
+        self.upper_bound_against(pos, 0)
+    }
+
+    /// An upper bound on the best final score from `pos` for a caller that only asks whether
+    /// it is at most `target`: once that is proven, the work stops (the bound returned is then
+    /// at most `target`, but may be above the full bound).
+    pub fn upper_bound_against(&self, pos: &Pos, target: u8) -> u8 {
+        let enough = u32::from(WIN.saturating_sub(target));
+        let dead = self.dead_cards(pos, enough);
         WIN.saturating_sub((dead & !self.ace_mask).count_ones() as u8)
     }
 
-    /// Cards (slots) that can never be discarded from `pos`, or 0 when nothing is proven.
+    /// Cards (slots) that can never be discarded from `pos`, or 0 when nothing is proven. The
+    /// work stops once `enough` are found (every card returned is still dead).
     ///
     /// *The no-move world.* Call a pile's *sequence* the cards it holds now (a moved-in card at
     /// the bottom, then its home cards) followed by the stock cards that will be dealt onto it.
@@ -146,7 +155,7 @@ impl Layout {
     /// one is also fine when the next deal brings it one (or no deal is left) and no pile can
     /// be emptied before that deal ([`Layout::no_pile_empties_this_phase`]). Otherwise (and in
     /// the free-cell variant, or with jokers left, which remove any card) nothing is claimed.
-    pub fn dead_cards(&self, pos: &Pos) -> u64 {
+    pub fn dead_cards(&self, pos: &Pos, enough: u32) -> u64 {
         use crate::rules::Variant;
         if self.variant == Variant::FreeCell || (self.jokers_on && pos.jokers > 0) {
             return 0;
@@ -246,16 +255,45 @@ impl Layout {
         for w in &mut window {
             *w &= real;
         }
+        // Whether a set of dead cards holds for every line: always in aces-only; in standard
+        // only if no pile can ever become empty.
+        let holds = |dead: u64| {
+            if aces_only || dead == 0 {
+                return true;
+            }
+            let cover = self.ace_mask | dead;
+            let mut settle = false;
+            for s in &seq {
+                let held = s & table;
+                if held & cover != 0 {
+                    continue;
+                }
+                // A pile with no cover yet (it holds a card: see above): fine if no pile can
+                // empty in this phase and the next deal covers it (or none comes).
+                let next = (s & stock).trailing_zeros();
+                if next < 64 && cover & (1u64 << next) == 0 {
+                    return false;
+                }
+                settle = true;
+            }
+            !settle || self.no_pile_empties_this_phase(pos)
+        };
         // The fixpoint, by a worklist. `earliest[x]` is a lower bound on the phase in which `x`
         // can first be discarded (`NEVER` for a dead card): the first phase its window meets a
         // justifier's. Until then `x` lies on the cards below it, so their windows lose the
         // phases from `x`'s deal to that phase; a dead `x` covers them for good. Windows only
-        // shrink and earliest phases only grow, so the worklist ends; a card whose window
-        // shrinks, and every lower card of its suit (which it might have justified), is checked
-        // again.
+        // shrink and earliest phases only grow, so the worklist ends. When a window shrinks,
+        // its card and the lower cards of its suit (which it might justify) are checked again,
+        // but only those whose earliest phase was cut away: for the others it still stands.
         const NEVER: u8 = 32;
         let candidates = alive & !self.ace_mask;
         let mut earliest = [0u8; 64];
+        // The cards whose earliest phase is each phase: a cut only matters to the cards whose
+        // earliest phase it removes from a justifier's window (or from their own).
+        let mut by_earliest = [0u64; 33];
+        if let Some(m) = by_earliest.first_mut() {
+            *m = candidates;
+        }
         let mut dead = 0u64;
         let mut pending = candidates;
         while pending != 0 {
@@ -297,10 +335,19 @@ impl Layout {
                 continue;
             }
             if let Some(e) = earliest.get_mut(usize::from(x)) {
+                if let Some(m) = by_earliest.get_mut(usize::from(*e)) {
+                    *m &= !xb;
+                }
                 *e = first;
+            }
+            if let Some(m) = by_earliest.get_mut(usize::from(first)) {
+                *m |= xb;
             }
             if first == NEVER {
                 dead |= xb;
+                if dead.count_ones() >= enough && holds(dead) {
+                    return dead;
+                }
             }
             // `x` lies on the cards below it in its pile (the home cards of lower slots and the
             // moved-in card, which lies below them all and covers nothing) from its deal until
@@ -322,38 +369,20 @@ impl Layout {
                     continue;
                 }
                 if let Some(w) = window.get_mut(usize::from(y)) {
-                    let shrunk = *w & !cut;
-                    if shrunk != *w {
-                        *w = shrunk;
-                        let yb = 1u64 << y;
-                        pending |= (at(&self.lower, usize::from(y)) | yb) & candidates & !dead;
+                    let mut removed = *w & cut;
+                    *w &= !cut;
+                    let mut touched = 0u64;
+                    while removed != 0 {
+                        let phase = removed.trailing_zeros() as usize;
+                        removed &= removed - 1;
+                        touched |= by_earliest.get(phase).copied().unwrap_or(0);
                     }
+                    let yb = 1u64 << y;
+                    pending |= (at(&self.lower, usize::from(y)) | yb) & touched & !dead;
                 }
             }
         }
-        if aces_only || dead == 0 {
-            return dead;
-        }
-        // Standard: valid only if no pile can ever become empty.
-        let cover = self.ace_mask | dead;
-        let mut settle = false;
-        for s in &seq {
-            let held = s & table;
-            if held & cover != 0 {
-                continue;
-            }
-            // A pile with no cover yet (it holds a card: see above): fine if no pile can
-            // empty in this phase and the next deal covers it (or none comes).
-            let next = (s & stock).trailing_zeros();
-            if next < 64 && cover & (1u64 << next) == 0 {
-                return 0;
-            }
-            settle = true;
-        }
-        if settle && !self.no_pile_empties_this_phase(pos) {
-            return 0;
-        }
-        dead
+        if holds(dead) { dead } else { 0 }
     }
 
     /// Whether no pile can become empty before the next deal, for a position with no empty
@@ -595,7 +624,7 @@ impl<'a> Search<'a> {
         {
             return (e.value, e.exact);
         }
-        let ub = lay.upper_bound(&pos);
+        let ub = lay.upper_bound_against(&pos, alpha);
         if ub <= alpha {
             if final_phase {
                 return (ub, false);

@@ -315,7 +315,7 @@ fn still_winnable_solves_an_earlier_position() {
 /// The cards a bound claims dead, with the piles and stock of `table` (the table of `pos`),
 /// for a failure message.
 fn describe_bound(lay: &Layout, pos: &state::Pos, table: &Table) -> String {
-    let dead = lay.dead_cards(pos);
+    let dead = lay.dead_cards(pos, u32::MAX);
     let cards: Vec<String> = (0..lay.slot_count)
         .filter(|s| dead & (1u64 << s) != 0)
         .map(|s| lay.card_of(s).unwrap().to_string())
