@@ -19,7 +19,7 @@ line in the scripted syntax (deal, discard 3, move 1 4, move 2 cell, joker 2).
   --deck TEXT     a custom deck: 52 card codes in deal order (10H, TH, A♠, ...)
   --variant V     standard (default), aces-only or free-cell
   --jokers J      jokers the game starts with (default 0)
-  --budget NODES  positions the search may generate (default 2000000, under 1 s)
+  --budget NODES  positions the search may generate (default 1750000, under 1 s)
   --time-ms MS    also stop after MS milliseconds
   --json          print one JSON object
 
@@ -117,4 +117,14 @@ pub fn run(words: &[String]) -> Result<(), CliError> {
     println!("line ({} actions): {}", solution.len(), solution.join("; "));
     println!("nodes: {}, millis: {millis:.3}", outcome.nodes);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_help_names_the_default_budget() {
+        assert!(HELP.contains(&format!("(default {}, ", Budget::DEFAULT_NODES)));
+    }
 }

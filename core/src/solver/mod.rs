@@ -51,7 +51,7 @@ pub struct Budget {
 impl Budget {
     /// The default node budget: at most 0.83 s per solve on 1,000 standard deals on a quiet
     /// development machine, a few seconds on a slow phone.
-    pub const DEFAULT_NODES: u64 = 2_000_000;
+    pub const DEFAULT_NODES: u64 = 1_750_000;
 
     /// A budget of `nodes` positions and no time limit.
     pub const fn nodes(nodes: u64) -> Budget {
