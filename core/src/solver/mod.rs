@@ -10,11 +10,12 @@
 //! - [`still_winnable`] answers the post-game review's "was it still winnable here?" for the
 //!   position after the first `step` commands of a game's log.
 //!
-//! How the search works and why its shortcuts keep the answer exact is told in `search.rs`; the
-//! beam probes that run first are in `beam.rs`; an unpruned reference search (`reference.rs`)
-//! checks it in the tests.
+//! How the search works and why its shortcuts keep the answer exact is told in `search.rs`, and
+//! its upper bound in `bound.rs`; the beam probes that run first are in `beam.rs`; an unpruned
+//! reference search (`reference.rs`) checks it in the tests.
 
 mod beam;
+mod bound;
 mod reference;
 mod search;
 mod state;

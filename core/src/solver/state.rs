@@ -20,7 +20,7 @@
 //!
 //! So a pile is `[foreign?] ++ [home slots present, in slot order]`. A card moved onto an empty
 //! pile that is its own home pile is stored as home (same pile, same order), which keeps one key
-//! per position. [`Pos::key`] packs everything into a `u128` for the transposition tables.
+//! per position. [`Layout::key`] packs everything into a `u128` for the transposition tables.
 
 use crate::cards::Card;
 use crate::rules::{Action, PILE_COUNT, PileIndex, Place, Variant};

@@ -1,0 +1,303 @@
+//! The upper bound of shortcut 2 in `search.rs`: cards that can never be discarded.
+//!
+//! A position's best final score is at most 48 minus the non-aces proven *dead*. The proof
+//! works in the world where no card moves, and holds for every line once no pile can become
+//! empty again; [`Layout::dead_cards`] tells both parts.
+
+use super::search::WIN;
+use super::state::{Layout, NONE, Pos, at};
+use crate::rules::PILE_COUNT;
+
+impl Layout {
+    /// An upper bound on the best final score from `pos` (shortcut 2): 48 minus the non-aces
+    /// proven *dead* (never discardable). See [`Layout::dead_cards`].
+    pub fn upper_bound(&self, pos: &Pos) -> u8 {
+        self.upper_bound_against(pos, 0)
+    }
+
+    /// An upper bound on the best final score from `pos` for a caller that only asks whether
+    /// it is at most `target`: once that is proven, the work stops (the bound returned is then
+    /// at most `target`, but may be above the full bound).
+    pub fn upper_bound_against(&self, pos: &Pos, target: u8) -> u8 {
+        let enough = u32::from(WIN.saturating_sub(target));
+        let dead = self.dead_cards(pos, enough);
+        WIN.saturating_sub((dead & !self.ace_mask).count_ones() as u8)
+    }
+
+    /// Cards (slots) that can never be discarded from `pos`, or 0 when nothing is proven. The
+    /// work stops once `enough` are found (every card returned is still dead).
+    ///
+    /// *The no-move world.* Call a pile's *sequence* the cards it holds now (a moved-in card at
+    /// the bottom, then its home cards) followed by the stock cards that will be dealt onto it.
+    /// While no card moves, cards leave a pile only by discard, so a card is a top card only
+    /// after the deal that brings it (now, for a table card), and only in phases by which every
+    /// card dealt onto it has been discarded. Call that set of phases the card's *window*; two
+    /// cards of one sequence are never both top cards.
+    ///
+    /// A card's *earliest phase* is the first phase in which it could be discarded: the first
+    /// phase its window shares with the window of a card of its suit that is higher, still in
+    /// play and outside its sequence. A card whose window shares none is *dead* (`D`), and it
+    /// never leaves; aces never leave either (in the standard variant). So a card `Y` dealt
+    /// onto `X` in phase `s` takes the phases from `s` to `Y`'s earliest phase out of `X`'s
+    /// window, and all phases from `s` on when `Y` is dead or an ace.
+    ///
+    /// Windows start as the phases from the card's deal on, cut only by aces; then a worklist
+    /// computes earliest phases and cuts windows until nothing changes. Every step keeps each
+    /// window a superset of the phases in which the card can really be a top card, and each
+    /// earliest phase at most the real one (by induction on the steps, and on time within a
+    /// line), so no `D` card is ever discarded *as long as no card moves*.
+    ///
+    /// *When nothing can move.* In the aces-only variant non-aces never move, so only non-aces
+    /// cut windows; an ace may move away before a card is dealt onto it, so only a card already
+    /// on the table above it cuts an ace's window; and an ace can justify a discard unless it
+    /// lies below `X` (both on the table) in `X`'s pile. The rule is applied with only those
+    /// aces excluded, so `D` holds for every line.
+    ///
+    /// In the standard variant a move needs an empty pile. If no pile is empty now and every
+    /// pile holds an ace or a `D` card (neither can ever leave while nothing moves), no pile can
+    /// ever become empty, so nothing ever moves and `D` holds for every line. A pile without
+    /// one is also fine when the next deal brings it one (or no deal is left) and no pile can
+    /// be emptied before that deal ([`Layout::no_pile_empties_this_phase`]). Otherwise (and in
+    /// the free-cell variant, or with jokers left, which remove any card) nothing is claimed.
+    pub fn dead_cards(&self, pos: &Pos, enough: u32) -> u64 {
+        use crate::rules::Variant;
+        if self.variant == Variant::FreeCell || (self.jokers_on && pos.jokers > 0) {
+            return 0;
+        }
+        let aces_only = self.variant == Variant::AcesOnly;
+        let stock = self.stock_mask(pos);
+        let mut table = pos.home;
+        let mut foreign_mask = 0u64;
+        for &f in &pos.foreign {
+            if f != NONE {
+                foreign_mask |= 1u64 << (f & 63);
+            }
+        }
+        table |= foreign_mask;
+        let alive = table | stock;
+        let now = pos.dealt;
+        // Each pile's home cards (table and stock, bottom first in slot order) and sequence.
+        let mut homes = [0u64; PILE_COUNT];
+        let mut seq = [0u64; PILE_COUNT];
+        for p in 0..PILE_COUNT {
+            let h = (pos.home | stock) & self.pile_mask.get(p).copied().unwrap_or(0);
+            let f = pos.foreign.get(p).copied().unwrap_or(NONE);
+            if let (Some(hp), Some(sp)) = (homes.get_mut(p), seq.get_mut(p)) {
+                *hp = h;
+                *sp = if f == NONE { h } else { h | 1u64 << (f & 63) };
+            }
+        }
+        // In standard a claim needs every pile to hold a card now: an empty pile lets cards
+        // move (see the check at the end), so there is nothing to compute.
+        if !aces_only && seq.iter().any(|s| s & table == 0) {
+            return 0;
+        }
+        let pile_of = |x: u8| -> usize {
+            if foreign_mask & (1u64 << (x & 63)) != 0 {
+                pos.foreign.iter().position(|&f| f == x).unwrap_or(0)
+            } else {
+                usize::from(at(&self.home, usize::from(x)))
+            }
+        };
+        // Table cards of pile p strictly below `x` (the moved-in card is the lowest).
+        let below = |p: usize, x: u8| -> u64 {
+            let f = pos.foreign.get(p).copied().unwrap_or(NONE);
+            if f == x {
+                return 0;
+            }
+            let under = homes.get(p).copied().unwrap_or(0) & table & ((1u64 << (x & 63)) - 1);
+            if f == NONE {
+                under
+            } else {
+                under | 1u64 << (f & 63)
+            }
+        };
+        let covers_always = if aces_only { 0 } else { self.ace_mask };
+        // A window as a set of phases: bit `k` is set when the card is a top card (if nothing
+        // moves) after `k` deals. Phases run from 0 to 13, so 32 bits hold them all.
+        let from_on = |from: u8| u32::MAX.checked_shl(u32::from(from)).unwrap_or(0);
+        let before = |until: u8| !from_on(until);
+        let shows = |x: u8| at(&self.shows_after, usize::from(x)).max(now);
+        // An ace in aces-only keeps its window until a cover shows up that is on the table.
+        let shortens = |y: u8, cover_shows: u8| {
+            !(aces_only && self.ace_mask & (1u64 << (y & 63)) != 0 && cover_shows != now)
+        };
+        // The window of `x` when the nearest cover above it shows after `cover_at` deals.
+        let window_of = |x: u8, cover_at: u8| {
+            let end = if shortens(x, cover_at) {
+                before(cover_at)
+            } else {
+                u32::MAX
+            };
+            from_on(shows(x)) & end
+        };
+        // Each card's window, first with the covers there always are.
+        let mut window = [0u32; 64];
+        for p in 0..PILE_COUNT {
+            let mut cover_at = u8::MAX;
+            let mut m = homes.get(p).copied().unwrap_or(0);
+            while m != 0 {
+                let x = 63 - m.leading_zeros() as u8;
+                m &= !(1u64 << x);
+                if let Some(w) = window.get_mut(usize::from(x)) {
+                    *w = window_of(x, cover_at);
+                }
+                if covers_always & (1u64 << x) != 0 {
+                    cover_at = shows(x);
+                }
+            }
+            let f = pos.foreign.get(p).copied().unwrap_or(NONE);
+            if let Some(w) = window.get_mut(usize::from(f)).filter(|_| f != NONE) {
+                *w = window_of(f, cover_at);
+            }
+        }
+        // Only the phases the game has: a window that extends past the last deal would
+        // otherwise meet another one in phases that never come.
+        let real = u32::MAX
+            .checked_shl(u32::from(self.row_count) + 1)
+            .map_or(u32::MAX, |m| !m);
+        for w in &mut window {
+            *w &= real;
+        }
+        // Whether a set of dead cards holds for every line: always in aces-only; in standard
+        // only if no pile can ever become empty.
+        let holds = |dead: u64| {
+            if aces_only || dead == 0 {
+                return true;
+            }
+            let cover = self.ace_mask | dead;
+            let mut settle = false;
+            for s in &seq {
+                let held = s & table;
+                if held & cover != 0 {
+                    continue;
+                }
+                // A pile with no cover yet (it holds a card: see above): fine if no pile can
+                // empty in this phase and the next deal covers it (or none comes).
+                let next = (s & stock).trailing_zeros();
+                if next < 64 && cover & (1u64 << next) == 0 {
+                    return false;
+                }
+                settle = true;
+            }
+            !settle || self.no_pile_empties_this_phase(pos)
+        };
+        // The fixpoint, by a worklist. `earliest[x]` is a lower bound on the phase in which `x`
+        // can first be discarded (`NEVER` for a dead card): the first phase its window meets a
+        // justifier's. Until then `x` lies on the cards below it, so their windows lose the
+        // phases from `x`'s deal to that phase; a dead `x` covers them for good. Windows only
+        // shrink and earliest phases only grow, so the worklist ends. When a window shrinks,
+        // its card and the lower cards of its suit (which it might justify) are checked again,
+        // but only those whose earliest phase was cut away: for the others it still stands.
+        const NEVER: u8 = 32;
+        let candidates = alive & !self.ace_mask;
+        let mut earliest = [0u8; 64];
+        // The cards whose earliest phase is each phase: a cut only matters to the cards whose
+        // earliest phase it removes from a justifier's window (or from their own).
+        let mut by_earliest = [0u64; 33];
+        if let Some(m) = by_earliest.first_mut() {
+            *m = candidates;
+        }
+        let mut dead = 0u64;
+        let mut pending = candidates;
+        while pending != 0 {
+            let x = pending.trailing_zeros() as u8;
+            let xb = 1u64 << x;
+            pending &= !xb;
+            let x_window = at(&window, usize::from(x));
+            let p = pile_of(x);
+            let mut meets = 0u32;
+            if x_window != 0 {
+                let own = seq.get(p).copied().unwrap_or(0);
+                let higher = alive & at(&self.higher, usize::from(x));
+                let blocked = if aces_only {
+                    // An ace below a card still to be dealt may move away first.
+                    let stuck_aces = if table & xb != 0 {
+                        below(p, x) & self.ace_mask
+                    } else {
+                        0
+                    };
+                    (own & !self.ace_mask) | stuck_aces
+                } else {
+                    own
+                };
+                // Stop once the first phase of `x`'s window is met: nothing earlier can be.
+                let first_possible = x_window & x_window.wrapping_neg();
+                let mut can_justify = higher & !blocked;
+                while can_justify != 0 && meets & first_possible == 0 {
+                    let y = can_justify.trailing_zeros() as usize;
+                    can_justify &= can_justify - 1;
+                    meets |= at(&window, y) & x_window;
+                }
+            }
+            let first = if meets == 0 {
+                NEVER
+            } else {
+                meets.trailing_zeros() as u8
+            };
+            if first <= at(&earliest, usize::from(x)) {
+                continue;
+            }
+            if let Some(e) = earliest.get_mut(usize::from(x)) {
+                if let Some(m) = by_earliest.get_mut(usize::from(*e)) {
+                    *m &= !xb;
+                }
+                *e = first;
+            }
+            if let Some(m) = by_earliest.get_mut(usize::from(first)) {
+                *m |= xb;
+            }
+            if first == NEVER {
+                dead |= xb;
+                if dead.count_ones() >= enough && holds(dead) {
+                    return dead;
+                }
+            }
+            // `x` lies on the cards below it in its pile (the home cards of lower slots and the
+            // moved-in card, which lies below them all and covers nothing) from its deal until
+            // it can leave.
+            let lands = shows(x);
+            let cut = from_on(lands) & before(first);
+            if cut == 0 || foreign_mask & xb != 0 {
+                continue;
+            }
+            let mut under = homes.get(p).copied().unwrap_or(0) & (xb - 1);
+            let f = pos.foreign.get(p).copied().unwrap_or(NONE);
+            if f != NONE {
+                under |= 1u64 << (f & 63);
+            }
+            while under != 0 {
+                let y = under.trailing_zeros() as u8;
+                under &= under - 1;
+                if !shortens(y, lands) {
+                    continue;
+                }
+                if let Some(w) = window.get_mut(usize::from(y)) {
+                    let mut removed = *w & cut;
+                    *w &= !cut;
+                    let mut touched = 0u64;
+                    while removed != 0 {
+                        let phase = removed.trailing_zeros() as usize;
+                        removed &= removed - 1;
+                        touched |= by_earliest.get(phase).copied().unwrap_or(0);
+                    }
+                    let yb = 1u64 << y;
+                    pending |= (at(&self.lower, usize::from(y)) | yb) & touched & !dead;
+                }
+            }
+        }
+        if holds(dead) { dead } else { 0 }
+    }
+
+    /// Whether no pile can become empty before the next deal, for a position with no empty
+    /// pile. Until a pile is empty nothing can move, so only discards happen; discards never
+    /// disable each other (the card that justified a discarded card is beaten by what justified
+    /// that discard, and it is still a top card), so every order of discards ends in the same
+    /// position, and every discard-only position holds at least its cards. Playing all
+    /// discards therefore shows whether any pile can be emptied.
+    fn no_pile_empties_this_phase(&self, pos: &Pos) -> bool {
+        // A pile emptied on the way stays empty: discards only remove cards.
+        let end = self.discard_all(pos);
+        self.tops(&end).iter().take(PILE_COUNT).all(|&t| t != NONE)
+    }
+}
