@@ -334,6 +334,48 @@ fn describe_bound(lay: &Layout, pos: &state::Pos, table: &Table) -> String {
     format!("dead {cards:?}; piles {piles:?}; stock {stock:?}")
 }
 
+/// A card stays covered by a card dealt onto it until that card can first be discarded, even
+/// when that card is not dead. Here 5♥ lies under 9♣, which can first go in the last phase;
+/// 9♥, the only heart that ever shows, shows only in the phase between. So 5♥ is dead, which a
+/// bound that let only dead cards cover could not prove (9♣ and 2♦ above it both leave).
+#[test]
+fn a_card_is_covered_until_the_card_on_it_can_leave() {
+    let cards = |text: &str| -> Vec<crate::cards::Card> {
+        text.split_whitespace()
+            .map(|c| c.parse().unwrap())
+            .collect()
+    };
+    let piles = [
+        cards("5H"),
+        cards("AC AS KS"),
+        cards("AD KD"),
+        cards("AH KH KC"),
+    ];
+    let stock = cards("9C 2S 4D 9H 2D QC 3D 3S");
+    let placed: Vec<_> = piles.iter().flatten().chain(&stock).copied().collect();
+    let removed = crate::deal::Deck::from_deal_number(0)
+        .cards()
+        .iter()
+        .copied()
+        .filter(|c| !placed.contains(c))
+        .collect();
+    let table = Table::from_parts(piles, None, stock, removed, 0, Variant::Standard).unwrap();
+    let (lay, root) = Layout::new(&table, Variant::Standard, 0).unwrap();
+    let dead = lay.dead_cards(&root, u32::MAX);
+    let five_of_hearts = (0..lay.slot_count)
+        .find(|&s| lay.card_of(s) == Some("5H".parse().unwrap()))
+        .unwrap();
+    assert_ne!(
+        dead & (1u64 << five_of_hearts),
+        0,
+        "{}",
+        describe_bound(&lay, &root, &table)
+    );
+    // And the claim is true: the exact best score never beats the bound.
+    let best = reference::best_score(&lay, root, 2_000_000).unwrap();
+    assert!(best <= lay.upper_bound(&root));
+}
+
 #[test]
 fn upper_bounds_are_never_below_the_reference() {
     let mut rng = Rng(5);
@@ -392,6 +434,13 @@ fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
                 }
                 if seen.len().is_multiple_of(37) {
                     let ub = lay.upper_bound(&pos);
+                    // Asked against a target, the bound answers the same question, and is
+                    // never below the full bound.
+                    for target in [ub.saturating_sub(1), ub, ub.saturating_add(2)] {
+                        let against = lay.upper_bound_against(&pos, target);
+                        assert!(against >= ub);
+                        assert_eq!(against <= target, ub <= target);
+                    }
                     if ub < 48 {
                         let reference = reference::best_score(&lay, pos, 2_000_000).unwrap();
                         checked += 1;
