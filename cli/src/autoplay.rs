@@ -12,14 +12,16 @@ use crate::survey::{parallel, quantile, threads, wilson};
 
 const HELP: &str = "\
 usage: acesup autoplay [--policy hint|greedy] [--deals N] [--seed S] [--variant V] [--jokers J]
-                       [--threads T] [--set name=value,...] [--json]
+                       [--threads T] [--set name=value,...] [--per-deal FILE] [--json]
 
 Plays deal numbers S, S+1, ..., S+N-1 (default S = 1, N = 1000) by always following the hint
 (policy `hint`, the default) or the greedy baseline (`greedy`), on every core, and prints the win
 rate with its 95% Wilson confidence interval, the average score and the hint latency.
 --set overrides the hint's tuning (samples, card, empty, ace_bottom, ace_buried, joker,
 cell_empty, self_block, high_buried, height2, risk, win, rollout_win; lookahead, deep, rollouts,
-rollout_top, rollout_depth), e.g. --set samples=20,rollouts=0";
+rollout_top, rollout_depth), e.g. --set samples=20,rollouts=0
+--per-deal FILE also writes one line per deal: the deal number, 1 if won or 0, and the score, so
+that two settings played on the same deals can be compared deal by deal.";
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Policy {
@@ -97,7 +99,7 @@ pub fn run(words: &[String]) -> Result<(), CliError> {
     let Some(args) = Args::for_command(
         words,
         &[
-            "policy", "deals", "seed", "variant", "jokers", "threads", "set",
+            "policy", "deals", "seed", "variant", "jokers", "threads", "set", "per-deal",
         ],
         &["json"],
         HELP,
@@ -152,6 +154,18 @@ pub fn run(words: &[String]) -> Result<(), CliError> {
         }
     });
     let wall = started.elapsed().as_secs_f64();
+    if let Some(path) = args.value("per-deal") {
+        let lines: String = games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let number = seed.wrapping_add(i as u64);
+                format!("{number} {} {}\n", u8::from(g.won), g.score)
+            })
+            .collect();
+        std::fs::write(path, lines)
+            .map_err(|e| CliError::Failed(format!("cannot write {path}: {e}")))?;
+    }
     let n = games.len();
     let won = games.iter().filter(|g| g.won).count();
     let (lo, hi) = wilson(won, n);

@@ -1,4 +1,4 @@
-//! The measuring tools from the outside: `acesup survey` and `acesup solve` in JSON.
+//! The measuring tools from the outside: `acesup survey`, `acesup solve` and `acesup autoplay`.
 
 // Test helpers may fail loudly.
 #![allow(clippy::unwrap_used)]
@@ -44,4 +44,38 @@ fn a_survey_with_a_joker_says_so() {
     ]);
     assert_eq!(survey["jokers"], 1);
     assert_eq!(survey["deals"], 2);
+}
+
+#[test]
+fn autoplay_writes_one_line_per_deal_that_agrees_with_its_summary() {
+    let path = std::env::temp_dir().join(format!("acesup-per-deal-{}.txt", std::process::id()));
+    let path_text = path.to_str().unwrap();
+    let summary = run_json(&[
+        "autoplay",
+        "--deals",
+        "3",
+        "--seed",
+        "5",
+        "--set",
+        "rollouts=0",
+        "--per-deal",
+        path_text,
+        "--json",
+    ]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    let rows: Vec<Vec<u64>> = text
+        .lines()
+        .map(|line| line.split(' ').map(|w| w.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), 3);
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row.len(), 3);
+        assert_eq!(row[0], 5 + i as u64);
+        assert!(row[1] <= 1 && row[2] <= 48);
+    }
+    let won: u64 = rows.iter().map(|row| row[1]).sum();
+    assert_eq!(summary["won"].as_u64().unwrap(), won);
+    let average = rows.iter().map(|row| row[2] as f64).sum::<f64>() / 3.0;
+    assert!((summary["average_score"].as_f64().unwrap() - average).abs() < 1e-9);
 }
