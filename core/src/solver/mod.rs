@@ -38,7 +38,7 @@ use state::{Act, Layout, Pos};
 pub use search::WIN as WINNING_SCORE;
 
 /// How much work one solve may do. Nodes are positions generated; on the 2-core development
-/// machines one core searches about four million nodes a second when the machine is quiet, and
+/// machines one core searches about 3.6 million nodes a second when the machine is quiet, and
 /// about half that under load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
@@ -50,9 +50,9 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The default node budget: at most 0.83 s per solve on 1,000 standard deals on a quiet
-    /// development machine, a few seconds on a slow phone.
-    pub const DEFAULT_NODES: u64 = 1_750_000;
+    /// The default node budget: at most 0.96 s per solve on 1,000 standard deals on a quiet
+    /// development machine (both cores busy), a few seconds on a slow phone.
+    pub const DEFAULT_NODES: u64 = 1_650_000;
 
     /// A budget of `nodes` positions and no time limit.
     pub const fn nodes(nodes: u64) -> Budget {
