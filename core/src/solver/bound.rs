@@ -41,11 +41,11 @@ impl Layout {
     /// onto `X` in phase `s` takes the phases from `s` to `Y`'s earliest phase out of `X`'s
     /// window, and all phases from `s` on when `Y` is dead or an ace.
     ///
-    /// Windows start as the phases from the card's deal on, cut only by aces; then a worklist
-    /// computes earliest phases and cuts windows until nothing changes. Every step keeps each
-    /// window a superset of the phases in which the card can really be a top card, and each
-    /// earliest phase at most the real one (by induction on the steps, and on time within a
-    /// line), so no `D` card is ever discarded *as long as no card moves*.
+    /// Windows start as the phases from the card's deal on, cut only by aces (standard); then a
+    /// worklist computes earliest phases and cuts windows until nothing changes. Every step
+    /// keeps each window a superset of the phases in which the card can really be a top card,
+    /// and each earliest phase at most the real one (by induction on the steps, and on time
+    /// within a line), so no `D` card is ever discarded *as long as no card moves*.
     ///
     /// *When nothing can move.* In the aces-only variant non-aces never move, so only non-aces
     /// cut windows; an ace may move away before a card is dealt onto it, so only a card already

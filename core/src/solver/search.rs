@@ -27,8 +27,9 @@
 //!    covered again (only moves onto empty places remain), so the highest top card of each suit
 //!    can never leave (nothing beats it) and the highest top of `X`'s suit stays at or above the
 //!    card `Y` that beats `X` now; any card `X` could justify is justified by that top in `D`.
-//! 2. **Bounds** ([`Layout::upper_bound`], module `bound`). A subtree whose proven upper bound cannot beat the
-//!    best score found so far is skipped; its value is stored as an upper bound, never as exact.
+//! 2. **Bounds** ([`Layout::upper_bound`], module `bound`). A subtree whose proven upper bound
+//!    cannot beat the best score found so far is skipped; its value is stored as an upper bound,
+//!    never as exact.
 //! 3. **Lone moves after the last deal.** With the stock empty, moving a lone card from one
 //!    pile to another empty pile gives the same position with two piles swapped; with no deal to
 //!    come, piles are interchangeable, so the value is the same and the move is not searched.
