@@ -19,7 +19,8 @@ line in the scripted syntax (deal, discard 3, move 1 4, move 2 cell, joker 2).
   --deck TEXT     a custom deck: 52 card codes in deal order (10H, TH, A♠, ...)
   --variant V     standard (default), aces-only or free-cell
   --jokers J      jokers the game starts with (default 0)
-  --budget NODES  positions the search may generate (default 1650000, under 1 s)
+  --budget NODES  positions the search may generate (default 1650000, 2200000 in aces-only:
+                  under 1 s)
   --time-ms MS    also stop after MS milliseconds
   --json          print one JSON object
 
@@ -31,11 +32,11 @@ pub(crate) fn variant(args: &Args) -> Result<Variant, UsageError> {
     Ok(args.variant()?.unwrap_or_default())
 }
 
-/// Reads `--budget` and `--time-ms`.
-pub(crate) fn budget(args: &Args) -> Result<Budget, UsageError> {
+/// Reads `--budget` and `--time-ms` (the variant's default budget when absent).
+pub(crate) fn budget(args: &Args, variant: Variant) -> Result<Budget, UsageError> {
     let nodes = args
         .parsed::<u64>("budget")?
-        .unwrap_or(Budget::DEFAULT_NODES);
+        .unwrap_or(Budget::default_for(variant).nodes);
     let time = args.parsed::<u64>("time-ms")?.map(Duration::from_millis);
     Ok(Budget { nodes, time })
 }
@@ -52,7 +53,7 @@ pub fn run(words: &[String]) -> Result<(), CliError> {
         return Ok(());
     };
     let variant = variant(&args)?;
-    let budget = budget(&args)?;
+    let budget = budget(&args, variant)?;
     let jokers = args.parsed::<u8>("jokers")?.unwrap_or(0);
     let deal = args.parsed::<u64>("deal")?;
     let deck = match (deal, args.value("deck")) {
@@ -125,6 +126,11 @@ mod tests {
 
     #[test]
     fn the_help_names_the_default_budget() {
-        assert!(HELP.contains(&format!("(default {}, ", Budget::DEFAULT_NODES)));
+        let text = format!(
+            "(default {}, {} in aces-only",
+            Budget::DEFAULT_NODES,
+            Budget::ACES_ONLY_NODES
+        );
+        assert!(HELP.contains(&text));
     }
 }

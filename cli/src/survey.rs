@@ -154,7 +154,7 @@ pub fn run(words: &[String]) -> Result<(), CliError> {
     let seed = args.parsed::<u64>("seed")?.unwrap_or(1);
     let variant = variant(&args)?;
     let jokers = args.parsed::<u8>("jokers")?.unwrap_or(0);
-    let budget = budget(&args)?;
+    let budget = budget(&args, variant)?;
     let threads = threads(&args)?;
     let started = Instant::now();
     let rows = parallel(deals, threads, |i| {

@@ -486,7 +486,8 @@ impl Session {
         if step > steps {
             return Err(SessionError::NoSuchStep { step, steps });
         }
-        let outcome = solver::still_winnable(game.setup(), game.log(), step, Budget::default())
+        let budget = Budget::default_for(game.variant());
+        let outcome = solver::still_winnable(game.setup(), game.log(), step, budget)
             .map_err(|error| SessionError::Action(error.error))?;
         Ok(Analysis::of(&outcome))
     }
