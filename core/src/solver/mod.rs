@@ -56,7 +56,7 @@ impl Budget {
     pub const DEFAULT_NODES: u64 = 1_650_000;
 
     /// The default node budget in the aces-only variant, whose positions cost less to search:
-    /// about the same time as [`Budget::DEFAULT_NODES`] in standard.
+    /// at most 0.88 s per solve on 600 aces-only deals, measured as above.
     pub const ACES_ONLY_NODES: u64 = 2_200_000;
 
     /// The default budget for a variant.
