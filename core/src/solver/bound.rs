@@ -99,18 +99,16 @@ impl Layout {
                 usize::from(at(&self.home, usize::from(x)))
             }
         };
-        // Table cards of pile p strictly below `x` (the moved-in card is the lowest).
+        // The cards of pile p below `x`, on the table and still to come: its home cards of
+        // lower slots and the moved-in card, which lies below them all (and has none below).
         let below = |p: usize, x: u8| -> u64 {
-            let f = pos.foreign.get(p).copied().unwrap_or(NONE);
-            if f == x {
+            let xb = 1u64 << (x & 63);
+            if foreign_mask & xb != 0 {
                 return 0;
             }
-            let under = homes.get(p).copied().unwrap_or(0) & table & ((1u64 << (x & 63)) - 1);
-            if f == NONE {
-                under
-            } else {
-                under | 1u64 << (f & 63)
-            }
+            let f = pos.foreign.get(p).copied().unwrap_or(NONE);
+            let moved_in = if f == NONE { 0 } else { 1u64 << (f & 63) };
+            homes.get(p).copied().unwrap_or(0) & (xb - 1) | moved_in
         };
         let covers_always = if aces_only { 0 } else { self.ace_mask };
         // A window as a set of phases: bit `k` is set when the card is a top card (if nothing
@@ -213,7 +211,7 @@ impl Layout {
                 let blocked = if aces_only {
                     // An ace below a card still to be dealt may move away first.
                     let stuck_aces = if table & xb != 0 {
-                        below(p, x) & self.ace_mask
+                        below(p, x) & table & self.ace_mask
                     } else {
                         0
                     };
@@ -253,19 +251,13 @@ impl Layout {
                     return dead;
                 }
             }
-            // `x` lies on the cards below it in its pile (the home cards of lower slots and the
-            // moved-in card, which lies below them all and covers nothing) from its deal until
-            // it can leave.
+            // `x` lies on the cards below it in its pile from its deal until it can leave.
             let lands = shows(x);
             let cut = from_on(lands) & before(first);
-            if cut == 0 || foreign_mask & xb != 0 {
+            if cut == 0 {
                 continue;
             }
-            let mut under = homes.get(p).copied().unwrap_or(0) & (xb - 1);
-            let f = pos.foreign.get(p).copied().unwrap_or(NONE);
-            if f != NONE {
-                under |= 1u64 << (f & 63);
-            }
+            let mut under = below(p, x);
             while under != 0 {
                 let y = under.trailing_zeros() as u8;
                 under &= under - 1;
