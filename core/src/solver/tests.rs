@@ -353,10 +353,7 @@ fn a_card_is_covered_until_the_card_on_it_can_leave() {
     ];
     let stock = cards("9C 2S 4D 9H 2D QC 3D 3S");
     let placed: Vec<_> = piles.iter().flatten().chain(&stock).copied().collect();
-    let removed = crate::deal::Deck::from_deal_number(0)
-        .cards()
-        .iter()
-        .copied()
+    let removed = crate::cards::Card::all()
         .filter(|c| !placed.contains(c))
         .collect();
     let table = Table::from_parts(piles, None, stock, removed, 0, Variant::Standard).unwrap();
