@@ -9,6 +9,10 @@
 //!   each time, so no rollout value is reused).
 //! - `action_and_snapshot`: one action through `Game::execute` plus a clone of the game, the
 //!   stand-in for a session snapshot.
+//! - `winnable_pick/*`: what a "new game" tap costs in winnable-deals-only mode: the next deal
+//!   the solver proves winnable at the session's pick budget, from a different start each time
+//!   (40 starts, 1,000 apart), in the standard and the aces-only variant (where about one deal
+//!   in nine is proven winnable, so a pick tries several deals).
 
 use std::hint::black_box;
 
@@ -78,5 +82,33 @@ fn action_and_snapshot(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, solve_deal, one_hint, action_and_snapshot);
+fn winnable_pick(c: &mut Criterion) {
+    let mut group = c.benchmark_group("winnable_pick");
+    group.sample_size(10);
+    for (name, variant) in [
+        ("standard", Variant::Standard),
+        ("aces_only", Variant::AcesOnly),
+    ] {
+        let mut start = 0u64;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                start = (start + 1000) % 40_000;
+                solver::next_winnable_deal(
+                    black_box(start),
+                    variant,
+                    Budget::nodes(acesup_core::session::WINNABLE_PICK_NODES),
+                )
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    solve_deal,
+    one_hint,
+    action_and_snapshot,
+    winnable_pick
+);
 criterion_main!(benches);
