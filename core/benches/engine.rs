@@ -10,13 +10,14 @@
 //! - `action_and_snapshot`: one action through `Game::execute` plus a clone of the game, the
 //!   stand-in for a session snapshot.
 //! - `winnable_pick/*`: what a "new game" tap costs in winnable-deals-only mode: the next deal
-//!   the solver proves winnable at the session's pick budget, from a different start each time
+//!   the session picks (`session::pick_winnable_deal`), from a different start each time
 //!   (40 starts, 1,000 apart), in the standard and the aces-only variant (where about one deal
 //!   in nine is proven winnable, so a pick tries several deals).
 
 use std::hint::black_box;
 
 use acesup_core::hint::{self, PlayerView};
+use acesup_core::session;
 use acesup_core::solver::{self, Budget};
 use acesup_core::{Action, Command, Deck, Game, GameSetup, Table, Variant};
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -93,11 +94,7 @@ fn winnable_pick(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 start = (start + 1000) % 40_000;
-                solver::next_winnable_deal(
-                    black_box(start),
-                    variant,
-                    Budget::nodes(acesup_core::session::WINNABLE_PICK_NODES),
-                )
+                session::pick_winnable_deal(black_box(start), variant)
             })
         });
     }

@@ -110,6 +110,13 @@ impl SessionError {
 /// Reads the current time in milliseconds since the Unix epoch.
 pub type Clock = Arc<dyn Fn() -> u64 + Send + Sync>;
 
+/// The deal a winnable-deals-only new game gets from `start`: the next deal number that the
+/// solver proves winnable in `variant` within [`WINNABLE_PICK_NODES`] per deal tried.
+pub fn pick_winnable_deal(start: u64, variant: Variant) -> Option<u64> {
+    solver::next_winnable_deal(start, variant, Budget::nodes(WINNABLE_PICK_NODES))
+        .map(|(number, _)| number)
+}
+
 /// The system clock.
 pub fn system_clock() -> Clock {
     Arc::new(|| {
@@ -438,12 +445,8 @@ impl Session {
         let jokers = self.settings.jokers_per_game;
         let setup = match options.deal {
             DealChoice::Random if self.settings.winnable_only => {
-                let (number, _) = solver::next_winnable_deal(
-                    random_deal_number(),
-                    variant,
-                    Budget::nodes(WINNABLE_PICK_NODES),
-                )
-                .ok_or(SessionError::NoWinnableDeal)?;
+                let number = pick_winnable_deal(random_deal_number(), variant)
+                    .ok_or(SessionError::NoWinnableDeal)?;
                 GameSetup::numbered(number, variant, jokers)
             }
             DealChoice::Random => GameSetup::numbered(random_deal_number(), variant, jokers),
