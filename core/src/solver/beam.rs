@@ -175,7 +175,7 @@ pub(crate) fn probe(
             .filter_map(|&(index, _)| {
                 let pos = steps.get(index as usize)?.pos;
                 let dealt = lay.apply(&pos, Act::Deal);
-                if lay.upper_bound_against(&dealt, floor) <= floor {
+                if lay.upper_bound_counting(&dealt, floor, nodes) <= floor {
                     return None;
                 }
                 let link = lines.extend(link_of(&beam, &steps, index), &steps, index);

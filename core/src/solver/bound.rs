@@ -19,8 +19,15 @@ impl Layout {
     /// it is at most `target`: once that is proven, the work stops (the bound returned is then
     /// at most `target`, but may be above the full bound).
     pub fn upper_bound_against(&self, pos: &Pos, target: u8) -> u8 {
+        self.upper_bound_counting(pos, target, &mut 0)
+    }
+
+    /// [`Layout::upper_bound_against`], adding to `work` the rounds the move-aware analysis
+    /// took (module `bound_moves`): a search counts them into its budget, since one round costs
+    /// about as much as generating a position.
+    pub fn upper_bound_counting(&self, pos: &Pos, target: u8, work: &mut u64) -> u8 {
         let enough = u32::from(WIN.saturating_sub(target));
-        let dead = self.dead_cards(pos, enough);
+        let dead = self.dead_cards(pos, enough, work);
         WIN.saturating_sub((dead & !self.ace_mask).count_ones() as u8)
     }
 
@@ -57,13 +64,31 @@ impl Layout {
     /// pile holds an ace or a `D` card (neither can ever leave while nothing moves), no pile can
     /// ever become empty, so nothing ever moves and `D` holds for every line. A pile without
     /// one is also fine when the next deal brings it one (or no deal is left) and no pile can
-    /// be emptied before that deal ([`Layout::no_pile_empties_this_phase`]). Otherwise (and in
-    /// the free-cell variant, or with jokers left, which remove any card) nothing is claimed.
-    pub fn dead_cards(&self, pos: &Pos, enough: u32) -> u64 {
+    /// be emptied before that deal ([`Layout::no_pile_empties_this_phase`]).
+    ///
+    /// Otherwise a pile may become empty and cards may move: the move-aware proof of module
+    /// `bound_moves` takes over. In the free-cell variant, or with jokers left (they remove any
+    /// card), nothing is claimed.
+    ///
+    /// The move-aware analysis's rounds are added to `work`.
+    pub fn dead_cards(&self, pos: &Pos, enough: u32, work: &mut u64) -> u64 {
         use crate::rules::Variant;
         if self.variant == Variant::FreeCell || (self.jokers_on && pos.jokers > 0) {
             return 0;
         }
+        self.dead_cards_if_nothing_moves(pos, enough)
+            .unwrap_or_else(|| {
+                // Asked for every dead card (`enough` of 48), the move-aware analysis gives up
+                // only when it can prove none.
+                let need = if enough >= u32::from(WIN) { 1 } else { enough };
+                self.dead_cards_with_moves(pos, need, work)
+            })
+    }
+
+    /// The no-move proof of [`Layout::dead_cards`]: `None` when it does not hold (in the
+    /// standard variant, when a pile may become empty).
+    pub(super) fn dead_cards_if_nothing_moves(&self, pos: &Pos, enough: u32) -> Option<u64> {
+        use crate::rules::Variant;
         let aces_only = self.variant == Variant::AcesOnly;
         let stock = self.stock_mask(pos);
         let mut table = pos.home;
@@ -90,7 +115,7 @@ impl Layout {
         // In standard a claim needs every pile to hold a card now: an empty pile lets cards
         // move (see the check at the end), so there is nothing to compute.
         if !aces_only && seq.iter().any(|s| s & table == 0) {
-            return 0;
+            return None;
         }
         let pile_of = |x: u8| -> usize {
             if foreign_mask & (1u64 << (x & 63)) != 0 {
@@ -248,7 +273,7 @@ impl Layout {
             if first == NEVER {
                 dead |= xb;
                 if dead.count_ones() >= enough && holds(dead) {
-                    return dead;
+                    return Some(dead);
                 }
             }
             // `x` lies on the cards below it in its pile from its deal until it can leave.
@@ -278,7 +303,7 @@ impl Layout {
                 }
             }
         }
-        if holds(dead) { dead } else { 0 }
+        holds(dead).then_some(dead)
     }
 
     /// Whether no pile can become empty before the next deal, for a position with no empty

@@ -16,6 +16,7 @@
 
 mod beam;
 mod bound;
+mod bound_moves;
 mod reference;
 mod search;
 mod state;
@@ -37,12 +38,13 @@ use state::{Act, Layout, Pos};
 
 pub use search::WIN as WINNING_SCORE;
 
-/// How much work one solve may do. Nodes are positions generated; on the 2-core development
-/// machines one core searches about 3.6 million nodes a second when the machine is quiet, and
-/// about half that under load.
+/// How much work one solve may do. Nodes are positions generated, plus the rounds of the
+/// move-aware bound (module `bound_moves`; a round costs about as much as a position). On the
+/// 2-core development machines one core searches about 3.6 million nodes a second when the
+/// machine is quiet, and about half that under load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Positions the search may generate before it gives up.
+    /// Positions the search may generate (and bound rounds it may run) before it gives up.
     pub nodes: u64,
     /// Wall-clock limit, if any. Results then depend on the machine's speed; node limits alone
     /// give the same answer everywhere.
@@ -120,7 +122,7 @@ pub enum SolveResult {
 pub struct SolveOutcome {
     /// The answer.
     pub result: SolveResult,
-    /// Positions generated.
+    /// Positions generated, plus the move-aware bound's rounds (see [`Budget`]).
     pub nodes: u64,
     /// Time taken.
     pub elapsed: Duration,

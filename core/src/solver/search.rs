@@ -27,9 +27,9 @@
 //!    covered again (only moves onto empty places remain), so the highest top card of each suit
 //!    can never leave (nothing beats it) and the highest top of `X`'s suit stays at or above the
 //!    card `Y` that beats `X` now; any card `X` could justify is justified by that top in `D`.
-//! 2. **Bounds** ([`Layout::upper_bound`], module `bound`). A subtree whose proven upper bound
-//!    cannot beat the best score found so far is skipped; its value is stored as an upper bound,
-//!    never as exact.
+//! 2. **Bounds** ([`Layout::upper_bound`], modules `bound` and `bound_moves`). A subtree whose
+//!    proven upper bound cannot beat the best score found so far is skipped; its value is
+//!    stored as an upper bound, never as exact.
 //! 3. **Lone moves after the last deal.** With the stock empty, moving a lone card from one
 //!    pile to another empty pile gives the same position with two piles swapped; with no deal to
 //!    come, piles are interchangeable, so the value is the same and the move is not searched.
@@ -160,7 +160,7 @@ struct Entry {
 pub(crate) struct Search<'a> {
     lay: &'a Layout,
     tt: KeyMap<Entry>,
-    /// Nodes expanded (closure positions generated).
+    /// Nodes expanded (closure positions generated), plus the move-aware bound's rounds.
     pub nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -333,7 +333,7 @@ impl<'a> Search<'a> {
         {
             return (e.value, e.exact);
         }
-        let ub = lay.upper_bound_against(&pos, alpha);
+        let ub = lay.upper_bound_counting(&pos, alpha, &mut self.nodes);
         if ub <= alpha {
             if final_phase {
                 return (ub, false);

@@ -315,7 +315,7 @@ fn still_winnable_solves_an_earlier_position() {
 /// The cards a bound claims dead, with the piles and stock of `table` (the table of `pos`),
 /// for a failure message.
 fn describe_bound(lay: &Layout, pos: &state::Pos, table: &Table) -> String {
-    let dead = lay.dead_cards(pos, u32::MAX);
+    let dead = lay.dead_cards(pos, u32::MAX, &mut 0);
     let cards: Vec<String> = (0..lay.slot_count)
         .filter(|s| dead & (1u64 << s) != 0)
         .map(|s| lay.card_of(s).unwrap().to_string())
@@ -358,7 +358,7 @@ fn a_card_is_covered_until_the_card_on_it_can_leave() {
         .collect();
     let table = Table::from_parts(piles, None, stock, removed, 0, Variant::Standard).unwrap();
     let (lay, root) = Layout::new(&table, Variant::Standard, 0).unwrap();
-    let dead = lay.dead_cards(&root, u32::MAX);
+    let dead = lay.dead_cards(&root, u32::MAX, &mut 0);
     let five_of_hearts = (0..lay.slot_count)
         .find(|&s| lay.card_of(s) == Some("5H".parse().unwrap()))
         .unwrap();
@@ -411,6 +411,7 @@ fn upper_bounds_hold_deep_in_the_tree_many() {
 fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
     let mut rng = Rng(seed);
     let mut checked = 0;
+    let mut moves_checked = 0;
     for variant in [Variant::Standard, Variant::AcesOnly] {
         for _ in 0..positions {
             let game = random_position(&mut rng, variant, 0, 3);
@@ -430,6 +431,20 @@ fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
                     }
                 }
                 if seen.len().is_multiple_of(37) {
+                    // The move-aware analysis on its own (it also serves where the no-move
+                    // proof holds, in the tests only).
+                    let dead = lay.dead_cards_with_moves(&pos, 1, &mut 0) & !lay.ace_mask;
+                    if dead != 0 {
+                        let reference = reference::best_score(&lay, pos, 2_000_000).unwrap();
+                        let ub = 48 - dead.count_ones() as u8;
+                        moves_checked += 1;
+                        assert!(
+                            ub >= reference,
+                            "{variant}: moves ub {ub} < {reference}; {}; foreign {:?}",
+                            describe_bound(&lay, &pos, &lay.to_table(&pos, game.table()).unwrap()),
+                            pos.foreign
+                        );
+                    }
                     let ub = lay.upper_bound(&pos);
                     // Asked against a target, the bound answers the same question, and is
                     // never below the full bound.
@@ -455,8 +470,15 @@ fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
         }
     }
     // The bound must have been put to the test, not only computed.
-    eprintln!("{checked} bounds below 48 checked against the reference");
+    eprintln!(
+        "{checked} bounds below 48 checked against the reference, and {moves_checked} \
+         move-aware ones"
+    );
     assert!(checked >= positions / 4, "only {checked} bounds checked");
+    assert!(
+        moves_checked >= positions / 4,
+        "only {moves_checked} move-aware bounds"
+    );
 }
 
 #[test]
@@ -496,4 +518,42 @@ fn a_beam_probe_stops_at_its_limit() {
     let mut nodes = 0;
     assert!(super::beam::probe(&lay, root, 4096, 0, &mut nodes, 500, None).is_none());
     assert_eq!(nodes, 501);
+}
+
+/// Here the pile of K♠ holds no ace and may become empty, so cards may move and the no-move
+/// proof claims nothing; the move-aware one still finds 14 dead cards, and that is exact.
+#[test]
+fn cards_stay_dead_although_cards_can_move() {
+    let cards = |text: &str| -> Vec<crate::cards::Card> {
+        text.split_whitespace()
+            .map(|c| c.parse().unwrap())
+            .collect()
+    };
+    let piles = [
+        cards("10S 8S 2S 2D AD"),
+        cards("9D JD AH AC"),
+        cards("KS QC 3D"),
+        cards("QH AS 3C 2C 10C 7H"),
+    ];
+    let stock = cards("9H KD 5S 4S");
+    let placed: Vec<_> = piles.iter().flatten().chain(&stock).copied().collect();
+    let removed = crate::cards::Card::all()
+        .filter(|c| !placed.contains(c))
+        .collect();
+    let table = Table::from_parts(piles, None, stock, removed, 0, Variant::Standard).unwrap();
+    let (lay, root) = Layout::new(&table, Variant::Standard, 0).unwrap();
+    let with_moves = lay.dead_cards_with_moves(&root, 1, &mut 0) & !lay.ace_mask;
+    assert_eq!(
+        with_moves.count_ones(),
+        14,
+        "{}",
+        describe_bound(&lay, &root, &table)
+    );
+    assert_eq!(lay.dead_cards_if_nothing_moves(&root, u32::MAX), None);
+    assert_eq!(
+        lay.dead_cards(&root, u32::MAX, &mut 0) & !lay.ace_mask,
+        with_moves
+    );
+    assert_eq!(lay.upper_bound(&root), 34);
+    assert_eq!(reference::best_score(&lay, root, 2_000_000), Some(34));
 }

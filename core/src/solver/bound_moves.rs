@@ -1,0 +1,361 @@
+//! The upper bound's second proof: cards that can never be discarded although cards can still
+//! move. It serves where [`Layout::dead_cards`] claims nothing because a pile may become
+//! empty, in the standard variant with no joker left, when exactly one pile holds no ace.
+//!
+//! # Facts of the rules it stands on
+//! 1. *A pile that holds an ace is never empty.* An ace is never discarded and leaves a pile
+//!    only by a move onto an empty pile, which then holds it. So the number of piles holding
+//!    an ace never drops: with three now, at most one pile is without an ace at any time, and
+//!    at most one pile is empty at a time.
+//! 2. *A card in a pile without an ace leaves only by discard.* A move needs an empty pile, and
+//!    while that pile is not empty every other pile holds an ace (fact 1). This covers the
+//!    cards of the pile without an ace, the cards below the only ace of a pile (they are top
+//!    cards only after that ace moved away), and every card dealt onto a pile while it holds
+//!    no ace. Only cards lying above an ace may move: those above an ace of their pile's
+//!    sequence, and those dealt onto a pile after an ace could first be moved onto it.
+//! 3. *A non-ace moved onto an empty pile never moves again*: its new pile holds no ace
+//!    (fact 2). An ace may move on, as a lone card, onto any pile that is empty.
+//! 4. *A pile that holds two aces is never empty*: one of them would move out first, onto an
+//!    empty pile, and then all four piles hold an ace and nothing can ever move again.
+//!
+//! # The analysis
+//! It computes, per card, what can *possibly* happen, as sets of phases (phase `k`: after `k`
+//! deals), starting from "nothing can happen" and adding what the rules allow until nothing
+//! changes (a least fixpoint):
+//! - `leave(x)`: the first phase in which `x` can leave the pile it is in (or will be dealt
+//!   to): the earlier of its first discard and its first move;
+//! - `top(x)`: the phases in which `x` can be the top card of that pile: from its deal on,
+//!   except while a card above it cannot have left yet;
+//! - `empty(p)`: the phases in which pile `p` can be empty: every card dealt to it by then can
+//!   have left (never for a pile of two aces, fact 4);
+//! - `moved(x)`: the phases in which `x` can be the top card of another pile: moved in phase
+//!   `t` (a phase of `top(x)` in which that pile can be empty), then `t` and every later phase
+//!   by which all cards dealt onto that pile after `t` can have left; an ace may go on moving;
+//! - `x` can first move in the first phase of `top(x)` in which another pile can be empty, if
+//!   fact 2 lets it move at all; it can first be discarded in the first phase in which it can
+//!   be a top card (`top` or `moved`) while a higher card of its suit can be a top card in
+//!   another pile.
+//!
+//! *Why it is sound.* Every event of a real line is derived: by induction over the line's
+//! actions, each action's conditions (a card on top, a pile empty, a higher card on top
+//! elsewhere) are facts of positions before it, hence derived, and the rules above derive the
+//! action's effects. A card for which no discard is ever derived is therefore never discarded
+//! in any line: it is *dead*, and the best score is at most 48 minus the dead non-aces.
+//! Starting from nothing (rather than from everything and cutting down) matters: it never lets
+//! two events justify each other in a circle ("this pile can be empty because that card moved
+//! onto the other pile, which can be empty because ...").
+
+use super::state::{Layout, NONE, Pos, at};
+use crate::rules::PILE_COUNT;
+
+/// No card, in the lists by suit.
+const NO_SLOT: u8 = u8::MAX;
+
+/// "Never", as a phase: past the last one (phases run from 0 to 13).
+const NEVER: u8 = 32;
+
+/// Rounds after which the analysis gives up (it then claims nothing, which is always true).
+/// A round changes at least one of about a hundred values, each at most 32 times; in practice
+/// the fixpoint is reached in a few rounds.
+const MAX_ROUNDS: usize = 256;
+
+/// Phases from `from` on.
+fn from_on(from: u8) -> u32 {
+    u32::MAX.checked_shl(u32::from(from)).unwrap_or(0)
+}
+
+/// Phases from `from` up to, not including, `until`.
+fn span(from: u8, until: u8) -> u32 {
+    from_on(from) & !from_on(until)
+}
+
+/// The first phase of a set, or [`NEVER`].
+fn first(phases: u32) -> u8 {
+    if phases == 0 {
+        NEVER
+    } else {
+        phases.trailing_zeros() as u8
+    }
+}
+
+fn set<T: Copy>(array: &mut [T; 64], index: usize, value: T) {
+    if let Some(slot) = array.get_mut(index & 63) {
+        *slot = value;
+    }
+}
+
+/// The phase sets of one pile for one round.
+#[derive(Clone, Copy, Default)]
+struct PileFacts {
+    /// Phases in which the pile can be empty.
+    empty: u32,
+    /// For each phase `t` in which it can be empty: the phases in which a card moved onto it
+    /// in phase `t` can be its top card.
+    top_after_move: [u32; 16],
+}
+
+impl PileFacts {
+    /// The phases in which a card moved onto this pile in one of `when` can be a top card.
+    fn reach(&self, when: u32) -> u32 {
+        let mut t = when & self.empty;
+        let mut reach = 0;
+        while t != 0 {
+            let phase = t.trailing_zeros() as usize;
+            t &= t - 1;
+            reach |= self.top_after_move.get(phase).copied().unwrap_or(u32::MAX);
+        }
+        reach
+    }
+}
+
+/// The cards of a pile's sequence `seq`, top first: its home cards from the highest slot
+/// down, then the moved-in card `foreign` (or [`NONE`]) at the bottom.
+fn top_down(seq: u64, foreign: u8) -> impl Iterator<Item = usize> {
+    let moved_in = if foreign == NONE {
+        0
+    } else {
+        seq & (1u64 << (foreign & 63))
+    };
+    let mut homes = seq & !moved_in;
+    let mut bottom = (moved_in != 0).then_some(usize::from(foreign & 63));
+    std::iter::from_fn(move || {
+        if homes != 0 {
+            let x = 63 - homes.leading_zeros() as usize;
+            homes &= !(1u64 << x);
+            Some(x)
+        } else {
+            bottom.take()
+        }
+    })
+}
+
+impl Layout {
+    /// Cards (slots) that can never be discarded from `pos` although cards may still move, or
+    /// 0 when nothing is proven or fewer than `enough` would be (see the module docs). Only in
+    /// the standard variant with no joker left, and only when exactly one pile holds no ace on
+    /// the table.
+    pub(super) fn dead_cards_with_moves(&self, pos: &Pos, enough: u32, work: &mut u64) -> u64 {
+        use crate::rules::Variant;
+        if self.variant != Variant::Standard || (self.jokers_on && pos.jokers > 0) {
+            return 0;
+        }
+        let stock = self.stock_mask(pos);
+        let mut foreign = 0u64;
+        for &f in &pos.foreign {
+            if f != NONE {
+                foreign |= 1u64 << (f & 63);
+            }
+        }
+        let table = pos.home | foreign;
+        let alive = table | stock;
+        let now = pos.dealt;
+        // Each pile's sequence (a moved-in card at the bottom, then its home cards, table and
+        // stock, bottom first in slot order), and the cards above an ace in it.
+        let mut seq = [0u64; PILE_COUNT];
+        let mut above_ace = 0u64;
+        let mut two_aces = [false; PILE_COUNT];
+        let mut without_ace = 0;
+        let mut pile_of = [0u8; 64];
+        for (p, s) in seq.iter_mut().enumerate() {
+            let f = pos.foreign.get(p).copied().unwrap_or(NONE);
+            let moved_in = if f == NONE { 0 } else { 1u64 << (f & 63) };
+            *s = moved_in | ((pos.home | stock) & self.pile_mask.get(p).copied().unwrap_or(0));
+            let aces = *s & self.ace_mask;
+            let homes = *s & !moved_in;
+            if aces & moved_in != 0 {
+                // A moved-in ace lies below every home card.
+                above_ace |= homes;
+            } else if aces != 0 {
+                // Above the lowest ace: the home cards of higher slots.
+                let lowest = aces & aces.wrapping_neg();
+                above_ace |= homes & !(lowest | (lowest - 1));
+            }
+            match (*s & table & self.ace_mask).count_ones() {
+                0 => without_ace += 1,
+                1 => {}
+                _ => {
+                    if let Some(t) = two_aces.get_mut(p) {
+                        *t = true;
+                    }
+                }
+            }
+            let mut m = *s;
+            while m != 0 {
+                let x = m.trailing_zeros() as usize;
+                m &= m - 1;
+                set(&mut pile_of, x, p as u8);
+            }
+        }
+        if without_ace != 1 {
+            return 0;
+        }
+        let shows = |x: usize| at(&self.shows_after, x).max(now);
+        let real = span(now, self.row_count.saturating_add(1));
+        // The cards in play of each suit, highest first (an ace beats every card of its suit).
+        let mut by_suit = [[NO_SLOT; 13]; 4];
+        for (suit, slots) in by_suit.iter_mut().enumerate() {
+            let mut cards = alive & self.suit_mask.get(suit).copied().unwrap_or(0);
+            let mut n = 0;
+            while cards != 0 && n < 13 {
+                // The highest: the card no other card in play of the suit beats.
+                let mut m = cards;
+                while m != 0 {
+                    let x = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if at(&self.higher, x) & cards == 0 {
+                        if let Some(slot) = slots.get_mut(n) {
+                            *slot = x as u8;
+                        }
+                        n += 1;
+                        cards &= !(1u64 << x);
+                        break;
+                    }
+                }
+            }
+        }
+
+        let mut discard = [NEVER; 64];
+        let mut moves = [NEVER; 64];
+        let mut top = [0u32; 64];
+        let mut moved = [0u32; 64];
+        let mut ace_onto = [NEVER; PILE_COUNT];
+        let non_aces = alive & !self.ace_mask;
+        for _ in 0..MAX_ROUNDS {
+            *work += 1;
+            let leave = |x: usize| at(&discard, x).min(at(&moves, x));
+            // Top phases, top down through each sequence, and each pile's empty phases.
+            let mut piles = [PileFacts::default(); PILE_COUNT];
+            for (p, facts) in piles.iter_mut().enumerate() {
+                let s = seq.get(p).copied().unwrap_or(0);
+                let mut cover = 0u32;
+                // What the cards dealt in each phase block (for the tops after a move).
+                let mut blocked_by_deal = [0u32; 16];
+                for x in top_down(s, pos.foreign.get(p).copied().unwrap_or(NONE)) {
+                    let from = shows(x);
+                    set(&mut top, x, from_on(from) & real & !cover);
+                    let blocks = span(from, leave(x)) & real;
+                    cover |= blocks;
+                    if let Some(b) = blocked_by_deal.get_mut(usize::from(from)) {
+                        *b |= blocks;
+                    }
+                }
+                if two_aces.get(p).copied().unwrap_or(false) {
+                    continue;
+                }
+                facts.empty = real & !cover;
+                let mut later = 0u32;
+                for t in (usize::from(now)..=usize::from(self.row_count)).rev() {
+                    if facts.empty & (1 << t) != 0
+                        && let Some(slot) = facts.top_after_move.get_mut(t)
+                    {
+                        *slot = (1 << t) | (from_on(t as u8 + 1) & real & !later);
+                    }
+                    later |= blocked_by_deal.get(t).copied().unwrap_or(0);
+                }
+            }
+            let any_empty = piles.iter().fold(0u32, |acc, f| acc | f.empty);
+            let mut changed = false;
+            // Moves, the phases after them, and the first phase an ace can arrive on a pile.
+            let mut m = alive;
+            while m != 0 {
+                let x = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let p = usize::from(at(&pile_of, x));
+                let is_ace = self.ace_mask & (1u64 << x) != 0;
+                let may_move = is_ace
+                    || above_ace & (1u64 << x) != 0
+                    || shows(x) > ace_onto.get(p).copied().unwrap_or(NEVER);
+                if !may_move {
+                    set(&mut moved, x, 0);
+                    continue;
+                }
+                let own_top = at(&top, x);
+                let mut others = 0u32;
+                let mut after = 0u32;
+                for (q, facts) in piles.iter().enumerate() {
+                    if q != p {
+                        others |= facts.empty;
+                        after |= facts.reach(own_top);
+                    }
+                }
+                if is_ace {
+                    // A moved ace may move on, as a lone card, onto any empty pile.
+                    loop {
+                        let more = piles
+                            .iter()
+                            .fold(after, |acc, facts| acc | facts.reach(after & any_empty));
+                        if more == after {
+                            break;
+                        }
+                        after = more;
+                    }
+                    for (q, arrives) in ace_onto.iter_mut().enumerate() {
+                        let empty = piles.get(q).map_or(0, |f| f.empty);
+                        let own = if q == p { 0 } else { own_top };
+                        let t = first((own | after) & empty);
+                        if t < *arrives {
+                            *arrives = t;
+                            changed = true;
+                        }
+                    }
+                }
+                set(&mut moved, x, after);
+                let t = first(own_top & others);
+                if t < at(&moves, x) {
+                    set(&mut moves, x, t);
+                    changed = true;
+                }
+            }
+            // Discards: a top card, and a higher card of its suit on top of another pile. Each
+            // suit is walked from its highest card down, gathering the higher cards' phases.
+            let mut undecided = 0u32;
+            for suit in &by_suit {
+                let mut on_pile = [0u32; PILE_COUNT];
+                let mut after_move = 0u32;
+                for &x in suit.iter().take_while(|&&x| x != NO_SLOT) {
+                    let x = usize::from(x);
+                    let p = usize::from(at(&pile_of, x));
+                    if non_aces & (1u64 << x) != 0 {
+                        let (mut elsewhere, mut anywhere) = (0u32, 0u32);
+                        for (q, &phases) in on_pile.iter().enumerate() {
+                            anywhere |= phases;
+                            if q != p {
+                                elsewhere |= phases;
+                            }
+                        }
+                        let meets = (at(&top, x) & (elsewhere | after_move))
+                            | (at(&moved, x) & (anywhere | after_move));
+                        let t = first(meets);
+                        if t < at(&discard, x) {
+                            set(&mut discard, x, t);
+                            changed = true;
+                        }
+                        if at(&discard, x) == NEVER {
+                            undecided += 1;
+                        }
+                    }
+                    if let Some(phases) = on_pile.get_mut(p) {
+                        *phases |= at(&top, x);
+                    }
+                    after_move |= at(&moved, x);
+                }
+            }
+            if undecided < enough.max(1) {
+                return 0;
+            }
+            if !changed {
+                let mut dead = 0u64;
+                let mut m = non_aces;
+                while m != 0 {
+                    let x = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if at(&discard, x) == NEVER {
+                        dead |= 1u64 << x;
+                    }
+                }
+                return dead;
+            }
+        }
+        0
+    }
+}
