@@ -67,8 +67,8 @@ impl Layout {
     /// be emptied before that deal ([`Layout::no_pile_empties_this_phase`]).
     ///
     /// Otherwise a pile may become empty and cards may move: the move-aware proof of module
-    /// `bound_moves` takes over. In the free-cell variant, or with jokers left (they remove any
-    /// card), nothing is claimed.
+    /// `bound_moves` takes over (before the last deal). In the free-cell variant, or with
+    /// jokers left (they remove any card), nothing is claimed.
     ///
     /// The move-aware analysis's rounds are added to `work`.
     pub fn dead_cards(&self, pos: &Pos, enough: u32, work: &mut u64) -> u64 {
@@ -78,6 +78,12 @@ impl Layout {
         }
         self.dead_cards_if_nothing_moves(pos, enough)
             .unwrap_or_else(|| {
+                // Not after the last deal: there the search's last closure costs less than the
+                // analysis (measured on deals 1-1,000 at the default budget: 630 decided
+                // without it there, 627 with).
+                if self.stock_empty(pos) {
+                    return 0;
+                }
                 // Asked for every dead card (`enough` of 48), the move-aware analysis gives up
                 // only when it can prove none.
                 let need = if enough >= u32::from(WIN) { 1 } else { enough };
