@@ -22,6 +22,19 @@ impl Layout {
         self.upper_bound_counting(pos, target, &mut 0)
     }
 
+    /// [`Layout::upper_bound_against`] with the no-move proof alone: cheaper, for the beam
+    /// probes, which look for a good line fast and can do without the move-aware analysis
+    /// (with it, win proofs took longer: p99 88 ms against 34 ms on deals 1-1,000).
+    pub fn upper_bound_if_nothing_moves(&self, pos: &Pos, target: u8) -> u8 {
+        use crate::rules::Variant;
+        if self.variant == Variant::FreeCell || (self.jokers_on && pos.jokers > 0) {
+            return WIN;
+        }
+        let enough = u32::from(WIN.saturating_sub(target));
+        let dead = self.dead_cards_if_nothing_moves(pos, enough).unwrap_or(0);
+        WIN.saturating_sub((dead & !self.ace_mask).count_ones() as u8)
+    }
+
     /// [`Layout::upper_bound_against`], adding to `work` the rounds the move-aware analysis
     /// took (module `bound_moves`): a search counts them into its budget, since one round costs
     /// about as much as generating a position.
