@@ -6,9 +6,9 @@
 //! what the next deal brings ([`order_key`]), keeps the best `width` of those that can still
 //! beat the score to beat (their [`Layout::upper_bound_if_nothing_moves`] after the deal is
 //! above it), deals, and goes on. After the last deal it returns the best score it reached and
-//! the line that reaches it. Leaving out the positions that cannot win lets a narrow beam find wins that
-//! only a wide one found before: on the first 300 standard deals, the slowest win proof went
-//! from 662,000 nodes to 150,000.
+//! the line that reaches it. Leaving out the positions that cannot win lets a narrow beam find
+//! wins that only a wide one found before: on the first 300 standard deals, the slowest win
+//! proof went from 662,000 nodes to 150,000.
 //!
 //! It proves nothing by itself: its line is a real line, so its score is a proven lower bound
 //! and a win it finds is a proven win. Most winnable deals are won by a narrow beam within a
