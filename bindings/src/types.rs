@@ -530,7 +530,7 @@ pub struct Analysis {
     /// From the position: a solution, an optimal line, or the best line found. Shells can
     /// replay it step by step.
     pub line: Vec<Action>,
-    /// Positions the solver generated.
+    /// The solver's work: positions generated, plus the rounds of its move-aware bound.
     pub nodes: u64,
     /// Time the solver took, in milliseconds.
     pub millis: u64,

@@ -52,7 +52,7 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The default node budget (standard and free-cell): at most 0.96 s per solve on 1,000
+    /// The default node budget (standard and free-cell): at most 0.98 s per solve on 1,000
     /// standard deals on a quiet development machine (both cores busy), a few seconds on a
     /// slow phone.
     pub const DEFAULT_NODES: u64 = 1_650_000;

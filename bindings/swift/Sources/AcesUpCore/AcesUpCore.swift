@@ -1503,7 +1503,7 @@ public struct Analysis: Equatable, Hashable {
      */
     public var line: [Action]
     /**
-     * Positions the solver generated.
+     * The solver's work: positions generated, plus the rounds of its move-aware bound.
      */
     public var nodes: UInt64
     /**
@@ -1531,7 +1531,7 @@ public struct Analysis: Equatable, Hashable {
          * replay it step by step.
          */line: [Action], 
         /**
-         * Positions the solver generated.
+         * The solver's work: positions generated, plus the rounds of its move-aware bound.
          */nodes: UInt64, 
         /**
          * Time the solver took, in milliseconds.

@@ -2756,7 +2756,7 @@ data class Analysis (
     var `line`: List<Action>
     , 
     /**
-     * Positions the solver generated.
+     * The solver's work: positions generated, plus the rounds of its move-aware bound.
      */
     var `nodes`: kotlin.ULong
     , 
