@@ -79,6 +79,7 @@ fn first(phases: u32) -> u8 {
     }
 }
 
+/// Writes `array[index]` for a 64-entry table without a panicking index.
 fn set<T: Copy>(array: &mut [T; 64], index: usize, value: T) {
     if let Some(slot) = array.get_mut(index & 63) {
         *slot = value;
