@@ -272,6 +272,11 @@ impl Layout {
                     continue;
                 }
                 let own_top = at(&top, x);
+                if own_top == 0 {
+                    // Never on top of its pile (yet): it cannot move.
+                    set(&mut moved, x, 0);
+                    continue;
+                }
                 let mut others = 0u32;
                 let mut after = 0u32;
                 for (q, facts) in piles.iter().enumerate() {
