@@ -431,8 +431,8 @@ fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
                     }
                 }
                 if seen.len().is_multiple_of(37) {
-                    // The move-aware analysis on its own (it also serves where the no-move
-                    // proof holds, in the tests only).
+                    // The move-aware analysis on its own, at every sampled position (also
+                    // where the bound uses the no-move proof), to test it as widely as possible.
                     let dead = lay.dead_cards_with_moves(&pos, 1, &mut 0) & !lay.ace_mask;
                     if dead != 0 {
                         let reference = reference::best_score(&lay, pos, 2_000_000).unwrap();
