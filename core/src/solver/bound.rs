@@ -8,6 +8,14 @@ use super::search::WIN;
 use super::state::{Layout, NONE, Pos, at};
 use crate::rules::PILE_COUNT;
 
+/// The cards lying on a pile that is not their home: moved there while it was empty.
+pub(super) fn foreign_cards(pos: &Pos) -> u64 {
+    pos.foreign
+        .iter()
+        .filter(|&&f| f != NONE)
+        .fold(0, |mask, &f| mask | 1u64 << (f & 63))
+}
+
 impl Layout {
     /// An upper bound on the best final score from `pos` (shortcut 2): 48 minus the non-aces
     /// proven *dead* (never discardable). See [`Layout::dead_cards`].
@@ -44,6 +52,19 @@ impl Layout {
     /// The best score possible with the non-aces of `dead` left on the table.
     fn bound_from(&self, dead: u64) -> u8 {
         WIN.saturating_sub((dead & !self.ace_mask).count_ones() as u8)
+    }
+
+    /// Each pile's *sequence*: the card moved onto it while it was empty (if any), then its
+    /// home cards, on the table and still in the stock.
+    pub(super) fn sequences(&self, pos: &Pos) -> [u64; PILE_COUNT] {
+        let stock = self.stock_mask(pos);
+        std::array::from_fn(|p| {
+            let homes = (pos.home | stock) & self.pile_mask.get(p).copied().unwrap_or(0);
+            match pos.foreign.get(p).copied().unwrap_or(NONE) {
+                NONE => homes,
+                f => homes | 1u64 << (f & 63),
+            }
+        })
     }
 
     /// Whether no dead card can be claimed at all: in the free-cell variant, or with jokers
@@ -117,27 +138,13 @@ impl Layout {
         use crate::rules::Variant;
         let aces_only = self.variant == Variant::AcesOnly;
         let stock = self.stock_mask(pos);
-        let mut table = pos.home;
-        let mut foreign_mask = 0u64;
-        for &f in &pos.foreign {
-            if f != NONE {
-                foreign_mask |= 1u64 << (f & 63);
-            }
-        }
-        table |= foreign_mask;
+        let foreign_mask = foreign_cards(pos);
+        let table = pos.home | foreign_mask;
         let alive = table | stock;
         let now = pos.dealt;
-        // Each pile's home cards (table and stock, bottom first in slot order) and sequence.
-        let mut homes = [0u64; PILE_COUNT];
-        let mut seq = [0u64; PILE_COUNT];
-        for p in 0..PILE_COUNT {
-            let h = (pos.home | stock) & self.pile_mask.get(p).copied().unwrap_or(0);
-            let f = pos.foreign.get(p).copied().unwrap_or(NONE);
-            if let (Some(hp), Some(sp)) = (homes.get_mut(p), seq.get_mut(p)) {
-                *hp = h;
-                *sp = if f == NONE { h } else { h | 1u64 << (f & 63) };
-            }
-        }
+        // Each pile's sequence, and its home cards (table and stock, bottom first in slot order).
+        let seq = self.sequences(pos);
+        let homes = seq.map(|s| s & !foreign_mask);
         // In standard a claim needs every pile to hold a card now: an empty pile lets cards
         // move (see the check at the end), so there is nothing to compute.
         if !aces_only && seq.iter().any(|s| s & table == 0) {

@@ -46,6 +46,7 @@
 //! two events justify each other in a circle ("this pile can be empty because that card moved
 //! onto the other pile, which can be empty because ...").
 
+use super::bound::foreign_cards;
 use super::state::{Layout, NONE, Pos, at};
 use crate::rules::PILE_COUNT;
 
@@ -141,27 +142,19 @@ impl Layout {
         if self.variant != Variant::Standard || (self.jokers_on && pos.jokers > 0) {
             return 0;
         }
-        let stock = self.stock_mask(pos);
-        let mut foreign = 0u64;
-        for &f in &pos.foreign {
-            if f != NONE {
-                foreign |= 1u64 << (f & 63);
-            }
-        }
+        let foreign = foreign_cards(pos);
         let table = pos.home | foreign;
-        let alive = table | stock;
+        let alive = table | self.stock_mask(pos);
         let now = pos.dealt;
         // Each pile's sequence (a moved-in card at the bottom, then its home cards, table and
         // stock, bottom first in slot order), and the cards above an ace in it.
-        let mut seq = [0u64; PILE_COUNT];
+        let seq = self.sequences(pos);
         let mut above_ace = 0u64;
         let mut two_aces = [false; PILE_COUNT];
         let mut without_ace = 0;
         let mut pile_of = [0u8; 64];
-        for (p, s) in seq.iter_mut().enumerate() {
-            let f = pos.foreign.get(p).copied().unwrap_or(NONE);
-            let moved_in = if f == NONE { 0 } else { 1u64 << (f & 63) };
-            *s = moved_in | ((pos.home | stock) & self.pile_mask.get(p).copied().unwrap_or(0));
+        for (p, s) in seq.iter().enumerate() {
+            let moved_in = *s & foreign;
             let aces = *s & self.ace_mask;
             let homes = *s & !moved_in;
             if aces & moved_in != 0 {

@@ -334,30 +334,35 @@ fn describe_bound(lay: &Layout, pos: &state::Pos, table: &Table) -> String {
     format!("dead {cards:?}; piles {piles:?}; stock {stock:?}")
 }
 
-/// A card stays covered by a card dealt onto it until that card can first be discarded, even
-/// when that card is not dead. Here 5♥ lies under 9♣, which can first go in the last phase;
-/// 9♥, the only heart that ever shows, shows only in the phase between. So 5♥ is dead, which a
-/// bound that let only dead cards cover could not prove (9♣ and 2♦ above it both leave).
-#[test]
-fn a_card_is_covered_until_the_card_on_it_can_leave() {
+/// A standard position with these piles (bottom first) and stock (in deal order); every other
+/// card is removed.
+fn standard_position(piles: [&str; 4], stock: &str) -> (Table, Layout, state::Pos) {
     let cards = |text: &str| -> Vec<crate::cards::Card> {
         text.split_whitespace()
             .map(|c| c.parse().unwrap())
             .collect()
     };
-    let piles = [
-        cards("5H"),
-        cards("AC AS KS"),
-        cards("AD KD"),
-        cards("AH KH KC"),
-    ];
-    let stock = cards("9C 2S 4D 9H 2D QC 3D 3S");
+    let piles = piles.map(cards);
+    let stock = cards(stock);
     let placed: Vec<_> = piles.iter().flatten().chain(&stock).copied().collect();
     let removed = crate::cards::Card::all()
         .filter(|c| !placed.contains(c))
         .collect();
     let table = Table::from_parts(piles, None, stock, removed, 0, Variant::Standard).unwrap();
     let (lay, root) = Layout::new(&table, Variant::Standard, 0).unwrap();
+    (table, lay, root)
+}
+
+/// A card stays covered by a card dealt onto it until that card can first be discarded, even
+/// when that card is not dead. Here 5♥ lies under 9♣, which can first go in the last phase;
+/// 9♥, the only heart that ever shows, shows only in the phase between. So 5♥ is dead, which a
+/// bound that let only dead cards cover could not prove (9♣ and 2♦ above it both leave).
+#[test]
+fn a_card_is_covered_until_the_card_on_it_can_leave() {
+    let (table, lay, root) = standard_position(
+        ["5H", "AC AS KS", "AD KD", "AH KH KC"],
+        "9C 2S 4D 9H 2D QC 3D 3S",
+    );
     let dead = lay.dead_cards(&root, u32::MAX, &mut 0);
     let five_of_hearts = (0..lay.slot_count)
         .find(|&s| lay.card_of(s) == Some("5H".parse().unwrap()))
@@ -524,24 +529,15 @@ fn a_beam_probe_stops_at_its_limit() {
 /// proof claims nothing; the move-aware one still finds 14 dead cards, and that is exact.
 #[test]
 fn cards_stay_dead_although_cards_can_move() {
-    let cards = |text: &str| -> Vec<crate::cards::Card> {
-        text.split_whitespace()
-            .map(|c| c.parse().unwrap())
-            .collect()
-    };
-    let piles = [
-        cards("10S 8S 2S 2D AD"),
-        cards("9D JD AH AC"),
-        cards("KS QC 3D"),
-        cards("QH AS 3C 2C 10C 7H"),
-    ];
-    let stock = cards("9H KD 5S 4S");
-    let placed: Vec<_> = piles.iter().flatten().chain(&stock).copied().collect();
-    let removed = crate::cards::Card::all()
-        .filter(|c| !placed.contains(c))
-        .collect();
-    let table = Table::from_parts(piles, None, stock, removed, 0, Variant::Standard).unwrap();
-    let (lay, root) = Layout::new(&table, Variant::Standard, 0).unwrap();
+    let (table, lay, root) = standard_position(
+        [
+            "10S 8S 2S 2D AD",
+            "9D JD AH AC",
+            "KS QC 3D",
+            "QH AS 3C 2C 10C 7H",
+        ],
+        "9H KD 5S 4S",
+    );
     let with_moves = lay.dead_cards_with_moves(&root, 1, &mut 0) & !lay.ace_mask;
     assert_eq!(
         with_moves.count_ones(),
