@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use acesup_core::hint::{self, Hint, HintConfig, PlayerView};
+use acesup_core::hint::{self, Hint, HintConfig, PimcConfig, PlayerView};
 use acesup_core::{Command, Game, GameSetup};
 
 use crate::CliError;
@@ -11,15 +11,18 @@ use crate::solve::variant;
 use crate::survey::{parallel, quantile, threads, wilson};
 
 const HELP: &str = "\
-usage: acesup autoplay [--policy hint|greedy] [--deals N] [--seed S] [--variant V] [--jokers J]
+usage: acesup autoplay [--policy hint|greedy|pimc] [--deals N] [--seed S] [--variant V] [--jokers J]
                        [--threads T] [--set name=value,...] [--per-deal FILE] [--json]
 
 Plays deal numbers S, S+1, ..., S+N-1 (default S = 1, N = 1000) by always following the hint
-(policy `hint`, the default) or the greedy baseline (`greedy`), on every core, and prints the win
-rate with its 95% Wilson confidence interval, the average score and the hint latency.
+(policy `hint`, the default), the greedy baseline (`greedy`) or the perfect-information Monte
+Carlo baseline (`pimc`: solve sampled stock orders, take the move that wins most of them), on
+every core, and prints the win rate with its 95% Wilson confidence interval, the average score
+and the hint latency.
 --set overrides the hint's tuning (samples, card, empty, ace_bottom, ace_buried, joker,
 cell_empty, self_block, high_buried, height2, risk, win, rollout_win; lookahead, deep, rollouts,
-rollout_top, rollout_depth), e.g. --set samples=20,rollouts=0
+rollout_top, rollout_depth), e.g. --set samples=20,rollouts=0, and PIMC's (pimc_samples,
+pimc_nodes, pimc_candidates)
 --per-deal FILE also writes one line per deal: the deal number, 1 if won or 0, and the score, so
 that two settings played on the same deals can be compared deal by deal.";
 
@@ -27,12 +30,14 @@ that two settings played on the same deals can be compared deal by deal.";
 enum Policy {
     Hint,
     Greedy,
+    Pimc,
 }
 
-fn config(text: Option<&str>) -> Result<HintConfig, UsageError> {
+fn config(text: Option<&str>) -> Result<(HintConfig, PimcConfig), UsageError> {
     let mut cfg = HintConfig::default();
+    let mut pimc = PimcConfig::default();
     let Some(text) = text else {
-        return Ok(cfg);
+        return Ok((cfg, pimc));
     };
     for item in text.split(',').filter(|s| !s.is_empty()) {
         let bad = |message: String| UsageError::BadValue {
@@ -42,6 +47,18 @@ fn config(text: Option<&str>) -> Result<HintConfig, UsageError> {
         let (name, value) = item
             .split_once('=')
             .ok_or_else(|| bad(format!("\"{item}\" is not name=value")))?;
+        if let Some(setting) = name.strip_prefix("pimc_") {
+            let count = value
+                .parse()
+                .map_err(|_| bad(format!("{name}: \"{value}\" is not a count")))?;
+            match setting {
+                "samples" => pimc.samples = usize::try_from(count).unwrap_or(usize::MAX),
+                "nodes" => pimc.nodes = count,
+                "candidates" => pimc.candidates = usize::try_from(count).unwrap_or(usize::MAX),
+                _ => return Err(bad(format!("unknown setting \"{name}\""))),
+            }
+            continue;
+        }
         if [
             "samples",
             "lookahead",
@@ -85,7 +102,7 @@ fn config(text: Option<&str>) -> Result<HintConfig, UsageError> {
         };
         *slot = number;
     }
-    Ok(cfg)
+    Ok((cfg, pimc))
 }
 
 struct Played {
@@ -110,10 +127,11 @@ pub fn run(words: &[String]) -> Result<(), CliError> {
     let policy = match args.value("policy").unwrap_or("hint") {
         "hint" => Policy::Hint,
         "greedy" => Policy::Greedy,
+        "pimc" => Policy::Pimc,
         other => {
             return Err(CliError::Usage(UsageError::BadValue {
                 option: "--policy".to_owned(),
-                message: format!("\"{other}\" is not hint or greedy"),
+                message: format!("\"{other}\" is not hint, greedy or pimc"),
             }));
         }
     };
@@ -122,7 +140,7 @@ pub fn run(words: &[String]) -> Result<(), CliError> {
     let variant = variant(&args)?;
     let jokers = args.parsed::<u8>("jokers")?.unwrap_or(0);
     let threads = threads(&args)?;
-    let cfg = config(args.value("set"))?;
+    let (cfg, pimc) = config(args.value("set"))?;
     let started = Instant::now();
     let games = parallel(deals, threads, |i| {
         let number = seed.wrapping_add(i as u64);
@@ -137,6 +155,7 @@ pub fn run(words: &[String]) -> Result<(), CliError> {
             let hint = match policy {
                 Policy::Hint => hint::suggest_with(&view, &cfg),
                 Policy::Greedy => hint::greedy(&view),
+                Policy::Pimc => hint::suggest_pimc(&view, &pimc),
             };
             latencies.push(t.elapsed().as_secs_f64() * 1000.0);
             let command = match hint {
@@ -178,6 +197,7 @@ pub fn run(words: &[String]) -> Result<(), CliError> {
     let name = match policy {
         Policy::Hint => "hint",
         Policy::Greedy => "greedy",
+        Policy::Pimc => "pimc",
     };
     if args.flag("json") {
         let value = serde_json::json!({

@@ -79,3 +79,32 @@ fn autoplay_writes_one_line_per_deal_that_agrees_with_its_summary() {
     let average = rows.iter().map(|row| row[2] as f64).sum::<f64>() / 3.0;
     assert!((summary["average_score"].as_f64().unwrap() - average).abs() < 1e-9);
 }
+
+#[test]
+fn autoplay_plays_the_pimc_baseline_and_rejects_unknown_settings() {
+    let summary = run_json(&[
+        "autoplay",
+        "--policy",
+        "pimc",
+        "--deals",
+        "2",
+        "--seed",
+        "7",
+        "--set",
+        "pimc_samples=2,pimc_nodes=1000,pimc_candidates=4",
+        "--json",
+    ]);
+    assert_eq!(summary["policy"], "pimc");
+    assert_eq!(summary["deals"], 2);
+    let average = summary["average_score"].as_f64().unwrap();
+    assert!(average > 0.0 && average <= 48.0, "{average}");
+    for bad in ["pimc_speed=3", "pimc_samples=many"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_acesup"))
+            .args(["autoplay", "--policy", "pimc", "--deals", "1", "--set", bad])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+        let message = String::from_utf8_lossy(&output.stderr);
+        assert!(message.contains("pimc_"), "{bad}: {message}");
+    }
+}

@@ -2,15 +2,18 @@
 //!
 //! [`suggest`] is the strong policy (module `strong`): a search over the positions reachable
 //! before the next deal, each valued by the expectation over sampled next deals of the best
-//! position reachable after it. [`greedy`] is the simple baseline.
+//! position reachable after it. [`greedy`] is the simple baseline, and [`suggest_pimc`]
+//! (module `pimc`) the classic perfect-information Monte Carlo player, measured against it.
 //!
 //! Fairness is structural: the policy receives a [`PlayerView`], which holds the table and the
 //! *set* of cards still in the stock, never their order. Two games that differ only in the
 //! order of the stock produce identical views, hence identical hints.
 
+mod pimc;
 mod rollout;
 mod strong;
 
+pub use pimc::{PimcConfig, suggest_pimc};
 pub use strong::{HintConfig, suggest_with};
 
 use crate::cards::{Card, CardSet};

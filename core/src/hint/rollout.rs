@@ -33,7 +33,7 @@ use crate::rules::Variant;
 const PHASE_LIMIT: usize = 128;
 
 /// `count` full orders of the unseen cards, seeded from the unseen set only.
-fn sample_orders(unseen: u64, count: usize, variant: Variant) -> Vec<Vec<u8>> {
+pub(super) fn sample_orders(unseen: u64, count: usize, variant: Variant) -> Vec<Vec<u8>> {
     let cards: Vec<u8> = (0..52u8).filter(|&c| unseen & (1u64 << c) != 0).collect();
     let mut rng = Rng(unseen.rotate_left(7) ^ ((variant as u64) << 58) ^ 0x0D15_EA5E_C0FF_EE00);
     (0..count)

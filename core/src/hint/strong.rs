@@ -38,6 +38,7 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::{Hint, PlayerView};
+use crate::cards::Card;
 use crate::rules::{Action, PILE_COUNT, PileIndex, Place, Variant};
 
 /// Cards a pile may hold in the hint's compact form (a real game never exceeds 17).
@@ -173,7 +174,7 @@ pub(super) enum Act {
 }
 
 impl Act {
-    fn action(self) -> Action {
+    pub(super) fn action(self) -> Action {
         let place = |i: u8| match PileIndex::new(usize::from(i)) {
             Ok(pile) if i < CELL => Place::Pile(pile),
             _ => Place::Cell,
@@ -192,7 +193,7 @@ impl Act {
 }
 
 impl S {
-    fn from_view(view: &PlayerView) -> Option<S> {
+    pub(super) fn from_view(view: &PlayerView) -> Option<S> {
         let mut s = S {
             piles: [[NO; CAP]; PILE_COUNT],
             lens: [0; PILE_COUNT],
@@ -360,8 +361,30 @@ impl S {
         out
     }
 
+    /// The piles as cards, bottom to top, and the cell's card.
+    pub(super) fn cards(&self) -> ([Vec<Card>; PILE_COUNT], Option<Card>) {
+        let piles = std::array::from_fn(|p| {
+            self.piles
+                .get(p)
+                .and_then(|pile| pile.get(..self.len(p)))
+                .unwrap_or(&[])
+                .iter()
+                .filter_map(|&c| Card::from_index(usize::from(c)))
+                .collect()
+        });
+        let cell = (self.cell != NO)
+            .then(|| Card::from_index(usize::from(self.cell)))
+            .flatten();
+        (piles, cell)
+    }
+
+    /// Jokers left.
+    pub(super) fn jokers(&self) -> u8 {
+        self.jokers
+    }
+
     /// A key equal for positions that differ only in the order of the piles.
-    fn canonical_key(&self) -> u64 {
+    pub(super) fn canonical_key(&self) -> u64 {
         let mut hashes = [0u64; PILE_COUNT];
         for (p, h) in hashes.iter_mut().enumerate() {
             let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -511,7 +534,7 @@ impl Closure {
         }
     }
 
-    fn path(&self, index: u32) -> Vec<Act> {
+    pub(super) fn path(&self, index: u32) -> Vec<Act> {
         let mut path = Vec::new();
         let mut i = index;
         while let Some(&(_, parent, act)) = self.nodes.get(i as usize) {
