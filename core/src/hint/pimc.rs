@@ -13,7 +13,9 @@
 //! PIMC player is: each sample is solved as if the whole order were known, so it values moves
 //! that only pay off when the player knows which card comes where (moving a lone card to
 //! decide which pile the next card lands on, keeping a discard for a card it knows is coming),
-//! and it averages plans that no single fair line can follow.
+//! and it averages plans that no single fair line can follow. Measured on standard deals
+//! 100,001–102,000 with the default configuration: 2.55% won, against 4.30% for the strong hint
+//! and 0.35% for greedy play on the same deals (README).
 
 use std::cell::RefCell;
 
