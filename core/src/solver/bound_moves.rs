@@ -18,6 +18,14 @@
 //!    (fact 2). An ace may move on, as a lone card, onto any pile that is empty.
 //! 4. *A pile that holds two aces is never empty*: one of them would move out first, onto an
 //!    empty pile, and then all four piles hold an ace and nothing can ever move again.
+//! 5. *Two cards that lie under an ace of their pile now, in two different piles, are never
+//!    top cards at the same time*, so one never justifies the discard of the other. Each can be
+//!    on top only after the last ace above it has moved away. Take the earlier of those two
+//!    departures. If its pile then holds no ace, it is the only pile without one and it keeps
+//!    its card until that card is discarded (fact 2), so no pile is empty until then and the
+//!    other departure cannot happen first. If its pile still holds an ace (one below its card,
+//!    or its card is an ace), the ace that left lands on the only pile without one, all four
+//!    piles hold an ace, and nothing moves again.
 //!
 //! # The analysis
 //! It computes, per card, what can *possibly* happen, as sets of phases (phase `k`: after `k`
@@ -35,7 +43,8 @@
 //! - `x` can first move in the first phase of `top(x)` in which another pile can be empty, if
 //!   fact 2 lets it move at all; it can first be discarded in the first phase in which it can
 //!   be a top card (`top` or `moved`) while a higher card of its suit can be a top card in
-//!   another pile.
+//!   another pile (not counting, for a card under an ace, the higher cards under an ace in
+//!   other piles: fact 5).
 //!
 //! *Why it is sound.* Every event of a real line is derived: by induction over the line's
 //! actions, each action's conditions (a card on top, a pile empty, a higher card on top
@@ -184,6 +193,19 @@ impl Layout {
         if without_ace != 1 {
             return 0;
         }
+        // The table cards lying under an ace of their pile (fact 5).
+        let mut under_ace = 0u64;
+        for s in &seq {
+            let held = *s & table;
+            let moved_in = held & foreign;
+            let homes = held & !moved_in;
+            let home_aces = homes & self.ace_mask;
+            if home_aces != 0 {
+                // A moved-in card lies below every home card.
+                let highest = 63 - home_aces.leading_zeros();
+                under_ace |= (homes & ((1u64 << highest) - 1)) | moved_in;
+            }
+        }
         let shows = |x: usize| at(&self.shows_after, x).max(now);
         let real = span(now, self.row_count.saturating_add(1));
         // The cards in play of each suit, highest first (an ace beats every card of its suit).
@@ -310,21 +332,40 @@ impl Layout {
             // suit is walked from its highest card down, gathering the higher cards' phases.
             let mut undecided = 0u32;
             for suit in &by_suit {
+                // The higher cards' top phases by pile, and the phases they can be on top
+                // after a move; the same for those not lying under an ace (fact 5).
                 let mut on_pile = [0u32; PILE_COUNT];
+                let mut free_on_pile = [0u32; PILE_COUNT];
                 let mut after_move = 0u32;
+                let mut free_after_move = 0u32;
+                let mut under_moved_on_pile = [0u32; PILE_COUNT];
                 for &x in suit.iter().take_while(|&&x| x != NO_SLOT) {
                     let x = usize::from(x);
+                    let xb = 1u64 << x;
                     let p = usize::from(at(&pile_of, x));
-                    if non_aces & (1u64 << x) != 0 {
+                    if non_aces & xb != 0 {
+                        // Fact 5: a card under an ace is never on top together with a card
+                        // under an ace in another pile.
+                        let x_under = under_ace & xb != 0;
                         let (mut elsewhere, mut anywhere) = (0u32, 0u32);
-                        for (q, &phases) in on_pile.iter().enumerate() {
+                        for q in 0..PILE_COUNT {
+                            let phases = if x_under && q != p {
+                                free_on_pile.get(q).copied().unwrap_or(0)
+                            } else {
+                                on_pile.get(q).copied().unwrap_or(0)
+                            };
                             anywhere |= phases;
                             if q != p {
                                 elsewhere |= phases;
                             }
                         }
-                        let meets = (at(&top, x) & (elsewhere | after_move))
-                            | (at(&moved, x) & (anywhere | after_move));
+                        let moved_justifiers = if x_under {
+                            free_after_move | under_moved_on_pile.get(p).copied().unwrap_or(0)
+                        } else {
+                            after_move
+                        };
+                        let meets = (at(&top, x) & (elsewhere | moved_justifiers))
+                            | (at(&moved, x) & (anywhere | moved_justifiers));
                         let t = first(meets);
                         if t < at(&discard, x) {
                             set(&mut discard, x, t);
@@ -334,10 +375,19 @@ impl Layout {
                             undecided += 1;
                         }
                     }
+                    let (top_x, moved_x) = (at(&top, x), at(&moved, x));
                     if let Some(phases) = on_pile.get_mut(p) {
-                        *phases |= at(&top, x);
+                        *phases |= top_x;
                     }
-                    after_move |= at(&moved, x);
+                    after_move |= moved_x;
+                    if under_ace & xb == 0 {
+                        if let Some(phases) = free_on_pile.get_mut(p) {
+                            *phases |= top_x;
+                        }
+                        free_after_move |= moved_x;
+                    } else if let Some(phases) = under_moved_on_pile.get_mut(p) {
+                        *phases |= moved_x;
+                    }
                 }
             }
             if undecided < enough.max(1) {

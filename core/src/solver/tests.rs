@@ -553,3 +553,30 @@ fn cards_stay_dead_although_cards_can_move() {
     assert_eq!(lay.upper_bound(&root), 34);
     assert_eq!(reference::best_score(&lay, root, 2_000_000), Some(34));
 }
+
+/// Fact 5 of the move-aware bound: J♥ lies under A♠, and the only heart in play that could
+/// justify it, A♥, lies under A♣ in another pile. Whichever ace leaves first, the other can never follow
+/// (see `bound_moves.rs`), so J♥ and A♥ are never on top together and J♥ is dead, although
+/// the piles could empty and let cards move.
+#[test]
+fn a_card_under_an_ace_is_not_justified_by_one_under_another_ace() {
+    let (table, lay, root) = standard_position(
+        ["AH AC 10C KS", "QS 3H JH AS", "KD 6D 9S", "KC 5S JS AD"],
+        "4D 3C 9D 10H",
+    );
+    assert_eq!(lay.dead_cards_if_nothing_moves(&root, u32::MAX), None);
+    let dead = lay.dead_cards_with_moves(&root, 1, &mut 0) & !lay.ace_mask;
+    let jack_of_hearts = (0..lay.slot_count)
+        .find(|&s| lay.card_of(s) == Some("JH".parse().unwrap()))
+        .unwrap();
+    assert_ne!(
+        dead & (1u64 << jack_of_hearts),
+        0,
+        "{}",
+        describe_bound(&lay, &root, &table)
+    );
+    // Q♠, 3♥ and J♥ under A♠ are all dead, and that is exact.
+    assert_eq!(dead.count_ones(), 3);
+    assert_eq!(lay.upper_bound(&root), 45);
+    assert_eq!(reference::best_score(&lay, root, 2_000_000), Some(45));
+}
