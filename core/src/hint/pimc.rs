@@ -33,7 +33,7 @@ pub struct PimcConfig {
     pub samples: usize,
     /// The solver's node budget per sample; when it runs out, the best line found counts.
     pub nodes: u64,
-    /// Candidates valued at most (the nearest ones, breadth first).
+    /// Candidates valued at most (the nearest ones, breadth first; at least one).
     pub candidates: usize,
 }
 
@@ -90,7 +90,7 @@ pub fn suggest_pimc(view: &PlayerView, cfg: &PimcConfig) -> Hint {
         if seen_keys.contains(&key) {
             continue;
         }
-        if seen_keys.len() >= cfg.candidates {
+        if seen_keys.len() >= cfg.candidates.max(1) {
             break;
         }
         seen_keys.push(key);
