@@ -11,8 +11,9 @@ use crate::solve::variant;
 use crate::survey::{parallel, quantile, threads, wilson};
 
 const HELP: &str = "\
-usage: acesup autoplay [--policy hint|greedy|pimc] [--deals N] [--seed S] [--variant V] [--jokers J]
-                       [--threads T] [--set name=value,...] [--per-deal FILE] [--json]
+usage: acesup autoplay [--policy hint|greedy|pimc] [--deals N] [--seed S] [--variant V]
+                       [--jokers J] [--threads T] [--set name=value,...] [--per-deal FILE]
+                       [--json]
 
 Plays deal numbers S, S+1, ..., S+N-1 (default S = 1, N = 1000) by always following the hint
 (policy `hint`, the default), the greedy baseline (`greedy`) or the perfect-information Monte
