@@ -168,6 +168,44 @@ mod tests {
         assert_eq!(suggest(&PlayerView::of(&a)), suggest(&PlayerView::of(&b)));
     }
 
+    /// Plays deal `number` (standard, no joker) by following `policy`, and checks at every step
+    /// that a twin game with the rest of the stock reversed has the same view and gets the same
+    /// hint, and that the hint is legal. Returns the game once over (or after 400 steps).
+    pub(super) fn play_against_a_twin(number: u64, policy: impl Fn(&PlayerView) -> Hint) -> Game {
+        let deck = Deck::from_deal_number(number);
+        let mut game = Game::new(GameSetup::custom(deck.clone(), Variant::Standard, 0));
+        let mut steps = 0;
+        while !game.status().is_over() && steps < 400 {
+            steps += 1;
+            // The same table with the rest of the stock in another order.
+            let dealt = 52 - game.table().stock_len();
+            let mut other = deck.cards().to_vec();
+            if let Some(rest) = other.get_mut(dealt..) {
+                rest.reverse();
+            }
+            let view = PlayerView::of(&game);
+            let hint = policy(&view);
+            let mut twin = Game::new(GameSetup::custom(
+                Deck::from_cards(&other).unwrap(),
+                Variant::Standard,
+                0,
+            ));
+            for command in game.log() {
+                twin.execute(*command).unwrap();
+            }
+            assert_eq!(PlayerView::of(&twin), view);
+            assert_eq!(policy(&PlayerView::of(&twin)), hint);
+            match hint {
+                Hint::Play(action) => {
+                    assert_eq!(game.check(action), Ok(()), "deal {number}: {action}");
+                    game.execute(crate::Command::Play(action)).unwrap();
+                }
+                Hint::NoUsefulMove => break,
+            }
+        }
+        game
+    }
+
     #[test]
     fn the_two_deal_hint_is_fair_and_legal() {
         let cfg = HintConfig {
@@ -175,37 +213,7 @@ mod tests {
             ..HintConfig::default()
         };
         for number in 0..crate::solver::test_size(20, 3) as u64 {
-            let deck = Deck::from_deal_number(number);
-            let mut game = Game::new(GameSetup::custom(deck.clone(), Variant::Standard, 0));
-            let mut steps = 0;
-            while !game.status().is_over() && steps < 400 {
-                steps += 1;
-                // The same table with the rest of the stock in another order.
-                let dealt = 52 - game.table().stock_len();
-                let mut other = deck.cards().to_vec();
-                if let Some(rest) = other.get_mut(dealt..) {
-                    rest.reverse();
-                }
-                let view = PlayerView::of(&game);
-                let hint = suggest_with(&view, &cfg);
-                let mut twin = Game::new(GameSetup::custom(
-                    Deck::from_cards(&other).unwrap(),
-                    Variant::Standard,
-                    0,
-                ));
-                for command in game.log() {
-                    twin.execute(*command).unwrap();
-                }
-                assert_eq!(PlayerView::of(&twin), view);
-                assert_eq!(suggest_with(&PlayerView::of(&twin), &cfg), hint);
-                match hint {
-                    Hint::Play(action) => {
-                        assert_eq!(game.check(action), Ok(()), "deal {number}: {action}");
-                        game.execute(crate::Command::Play(action)).unwrap();
-                    }
-                    Hint::NoUsefulMove => break,
-                }
-            }
+            play_against_a_twin(number, |view| suggest_with(view, &cfg));
         }
     }
 

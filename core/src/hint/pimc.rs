@@ -175,8 +175,6 @@ fn remember(phase: Option<(u64, Variant, PimcConfig)>, key: u64, value: Value) {
 mod tests {
     use super::*;
     use crate::cards::CardSet;
-    use crate::deal::Deck;
-    use crate::game::{Game, GameSetup};
 
     fn cards(text: &str) -> Vec<Card> {
         text.split_whitespace()
@@ -237,36 +235,8 @@ mod tests {
     #[test]
     fn pimc_hints_are_fair_and_legal() {
         for number in 0..crate::solver::test_size(4, 2) as u64 {
-            let deck = Deck::from_deal_number(number);
-            let mut game = Game::new(GameSetup::custom(deck.clone(), Variant::Standard, 0));
-            let mut steps = 0;
-            while !game.status().is_over() && steps < 400 {
-                steps += 1;
-                // The same table with the rest of the stock in another order.
-                let dealt = 52 - game.table().stock_len();
-                let mut other = deck.cards().to_vec();
-                if let Some(rest) = other.get_mut(dealt..) {
-                    rest.reverse();
-                }
-                let view = PlayerView::of(&game);
-                let hint = suggest_pimc(&view, &QUICK);
-                let mut twin = Game::new(GameSetup::custom(
-                    Deck::from_cards(&other).unwrap(),
-                    Variant::Standard,
-                    0,
-                ));
-                for command in game.log() {
-                    twin.execute(*command).unwrap();
-                }
-                assert_eq!(suggest_pimc(&PlayerView::of(&twin), &QUICK), hint);
-                match hint {
-                    Hint::Play(action) => {
-                        assert_eq!(game.check(action), Ok(()), "deal {number}: {action}");
-                        game.execute(crate::Command::Play(action)).unwrap();
-                    }
-                    Hint::NoUsefulMove => break,
-                }
-            }
+            let game =
+                crate::hint::tests::play_against_a_twin(number, |view| suggest_pimc(view, &QUICK));
             assert!(game.status().is_over(), "deal {number}: played to the end");
         }
     }

@@ -353,6 +353,19 @@ fn standard_position(piles: [&str; 4], stock: &str) -> (Table, Layout, state::Po
     (table, lay, root)
 }
 
+/// Asserts that `card` is in the `dead` set of slots.
+fn assert_dead(lay: &Layout, root: &state::Pos, table: &Table, dead: u64, card: &str) {
+    let slot = (0..lay.slot_count)
+        .find(|&s| lay.card_of(s) == Some(card.parse().unwrap()))
+        .unwrap();
+    assert_ne!(
+        dead & (1u64 << slot),
+        0,
+        "{card}: {}",
+        describe_bound(lay, root, table)
+    );
+}
+
 /// A card stays covered by a card dealt onto it until that card can first be discarded, even
 /// when that card is not dead. Here 5♥ lies under 9♣, which can first go in the last phase;
 /// 9♥, the only heart that ever shows, shows only in the phase between. So 5♥ is dead, which a
@@ -364,15 +377,7 @@ fn a_card_is_covered_until_the_card_on_it_can_leave() {
         "9C 2S 4D 9H 2D QC 3D 3S",
     );
     let dead = lay.dead_cards(&root, u32::MAX, &mut 0);
-    let five_of_hearts = (0..lay.slot_count)
-        .find(|&s| lay.card_of(s) == Some("5H".parse().unwrap()))
-        .unwrap();
-    assert_ne!(
-        dead & (1u64 << five_of_hearts),
-        0,
-        "{}",
-        describe_bound(&lay, &root, &table)
-    );
+    assert_dead(&lay, &root, &table, dead, "5H");
     // And the claim is true: the exact best score never beats the bound.
     let best = reference::best_score(&lay, root, 2_000_000).unwrap();
     assert!(best <= lay.upper_bound(&root));
@@ -555,9 +560,9 @@ fn cards_stay_dead_although_cards_can_move() {
 }
 
 /// Fact 5 of the move-aware bound: J♥ lies under A♠, and the only heart in play that could
-/// justify it, A♥, lies under A♣ in another pile. Whichever ace leaves first, the other can never follow
-/// (see `bound_moves.rs`), so J♥ and A♥ are never on top together and J♥ is dead, although
-/// the piles could empty and let cards move.
+/// justify it, A♥, lies under A♣ in another pile. Whichever ace leaves first, the other can
+/// never follow (see `bound_moves.rs`), so J♥ and A♥ are never on top together and J♥ is
+/// dead, although the piles could empty and let cards move.
 #[test]
 fn a_card_under_an_ace_is_not_justified_by_one_under_another_ace() {
     let (table, lay, root) = standard_position(
@@ -566,15 +571,7 @@ fn a_card_under_an_ace_is_not_justified_by_one_under_another_ace() {
     );
     assert_eq!(lay.dead_cards_if_nothing_moves(&root, u32::MAX), None);
     let dead = lay.dead_cards_with_moves(&root, 1, &mut 0) & !lay.ace_mask;
-    let jack_of_hearts = (0..lay.slot_count)
-        .find(|&s| lay.card_of(s) == Some("JH".parse().unwrap()))
-        .unwrap();
-    assert_ne!(
-        dead & (1u64 << jack_of_hearts),
-        0,
-        "{}",
-        describe_bound(&lay, &root, &table)
-    );
+    assert_dead(&lay, &root, &table, dead, "JH");
     // Q♠, 3♥ and J♥ under A♠ are all dead, and that is exact.
     assert_eq!(dead.count_ones(), 3);
     assert_eq!(lay.upper_bound(&root), 45);
