@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 use std::io::Write;
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -19,11 +20,27 @@ fn acesup(args: &[&str], home: &Path) -> Output {
         .unwrap()
 }
 
-fn temp_dir(name: &str) -> PathBuf {
+/// A fresh home directory for one test, removed when dropped (whether the test passes or not).
+struct TempHome(PathBuf);
+
+impl Deref for TempHome {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempHome {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp_dir(name: &str) -> TempHome {
     let dir = std::env::temp_dir().join(format!("acesup-cli-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    TempHome(dir)
 }
 
 fn json(output: &Output) -> Value {
@@ -165,7 +182,7 @@ fn scripted_mode_without_a_data_dir_reads_and_writes_nothing() {
         &home,
     );
     assert_eq!(json(&out)["status"], "resigned");
-    assert_eq!(std::fs::read_dir(&home).unwrap().count(), 0);
+    assert_eq!(std::fs::read_dir(&*home).unwrap().count(), 0);
 }
 
 #[test]

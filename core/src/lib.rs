@@ -13,6 +13,8 @@ pub mod records;
 pub mod round;
 pub mod rules;
 pub mod save;
+#[cfg(test)]
+mod scratch;
 pub mod session;
 pub mod snapshot;
 pub mod solver;

@@ -257,15 +257,10 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scratch::ScratchPath;
 
-    pub(crate) fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "acesup-save-test-{name}-{}-{:?}",
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        dir
+    fn temp_dir(name: &str) -> ScratchPath {
+        ScratchPath::new(&format!("save-test-{name}"))
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize)]
@@ -275,7 +270,8 @@ mod tests {
 
     #[test]
     fn saves_and_loads_with_an_envelope() {
-        let store = Store::open(temp_dir("roundtrip")).unwrap();
+        let dir = temp_dir("roundtrip");
+        let store = Store::open(&dir).unwrap();
         assert_eq!(
             store.load::<Sample>(StoreFile::Settings, |_| Ok(())),
             Ok(None)
@@ -294,7 +290,8 @@ mod tests {
 
     #[test]
     fn a_damaged_file_is_moved_aside_and_the_others_survive() {
-        let store = Store::open(temp_dir("damaged")).unwrap();
+        let dir = temp_dir("damaged");
+        let store = Store::open(&dir).unwrap();
         store
             .save(StoreFile::Statistics, &Sample { value: 1 })
             .unwrap();
@@ -325,7 +322,8 @@ mod tests {
 
     #[test]
     fn wrong_schema_wrong_kind_and_failed_checks_are_refused() {
-        let store = Store::open(temp_dir("schema")).unwrap();
+        let dir = temp_dir("schema");
+        let store = Store::open(&dir).unwrap();
         let path = store.dir().join("settings.json");
         fs::write(
             &path,
@@ -385,6 +383,5 @@ mod tests {
             Store::open(&dir),
             Err(StorageError::Directory { .. })
         ));
-        let _ = fs::remove_file(&dir);
     }
 }

@@ -3,6 +3,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::*;
 use crate::command::pile;
+use crate::scratch::ScratchPath;
 
 /// A clock the test moves by hand.
 fn manual_clock(start: u64) -> (Clock, Arc<AtomicU64>) {
@@ -11,10 +12,8 @@ fn manual_clock(start: u64) -> (Clock, Arc<AtomicU64>) {
     (Arc::new(move || reader.load(Ordering::SeqCst)), time)
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("acesup-session-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    dir
+fn temp_dir(name: &str) -> ScratchPath {
+    ScratchPath::new(&format!("session-{name}"))
 }
 
 fn place(number: usize) -> Place {
@@ -446,7 +445,6 @@ fn a_storage_path_that_cannot_be_a_directory_is_a_typed_error() {
     let (clock, _) = manual_clock(0);
     let error = Session::open_with_clock(&file, clock).unwrap_err();
     assert_eq!(error.code(), "storage_directory");
-    let _ = fs::remove_file(&file);
 }
 
 #[test]
