@@ -108,28 +108,74 @@ impl Layout {
     /// one is also fine when the next deal brings it one (or no deal is left) and no pile can
     /// be emptied before that deal ([`Layout::no_pile_empties_this_phase`]).
     ///
-    /// Otherwise a pile may become empty and cards may move: the move-aware proof of module
-    /// `bound_moves` takes over (before the last deal). In the free-cell variant, or with
-    /// jokers left (they remove any card), nothing is claimed.
+    /// Before the last deal, in the standard variant, module `bound_moves` adds two proofs. Its
+    /// analysis with moves left out starts from nothing rather than from every window, so it
+    /// also finds cards that wait for each other inside one phase: where nothing ever moves it
+    /// adds its dead cards, and where the test above fails with `D` it is tried with that
+    /// analysis's dead cards instead (the same argument holds for them). Otherwise a pile may
+    /// become empty and cards may move: the move-aware proof takes over. In the free-cell
+    /// variant, or with jokers left (they remove any card), nothing is claimed.
     ///
-    /// The move-aware analysis's rounds are added to `work`.
+    /// The rounds of the analyses of `bound_moves` are added to `work`.
     pub fn dead_cards(&self, pos: &Pos, enough: u32, work: &mut u64) -> u64 {
         if self.claims_nothing(pos) {
             return 0;
         }
-        self.dead_cards_if_nothing_moves(pos, enough)
-            .unwrap_or_else(|| {
-                // Not after the last deal: there the search's last closure costs less than the
-                // analysis (measured on deals 1-1,000 at the default budget: 630 decided
-                // without it there, 627 with).
-                if self.stock_empty(pos) {
-                    return 0;
-                }
-                // Asked for every dead card (`enough` of 48), the move-aware analysis gives up
-                // only when it can prove none.
-                let need = if enough >= u32::from(WIN) { 1 } else { enough };
-                self.dead_cards_with_moves(pos, need, work)
-            })
+        let no_move = self.dead_cards_if_nothing_moves(pos, enough);
+        // The analyses of module `bound_moves` serve the standard variant only, and not after
+        // the last deal: there the search's last closure costs less than an analysis
+        // (measured on deals 1-1,000 at the default budget: 630 decided without the move-aware
+        // one there, 627 with).
+        if self.variant != crate::rules::Variant::Standard || self.stock_empty(pos) {
+            return no_move.unwrap_or(0);
+        }
+        // Asked for every dead card (`enough` of 48), an analysis of `bound_moves` gives up
+        // only when it can prove none.
+        let need = |found: u64| {
+            if enough >= u32::from(WIN) {
+                1
+            } else {
+                enough.saturating_sub((found & !self.ace_mask).count_ones())
+            }
+        };
+        if let Some(dead) = no_move
+            && need(dead) == 0
+        {
+            return dead;
+        }
+        // Both no-move analyses' dead cards stay while nothing moves; if together they prove
+        // that no pile is ever empty again, nothing ever moves and they all hold.
+        let dead = no_move.unwrap_or(0) | self.dead_cards_frozen(pos, work);
+        if self.never_empties(pos, dead) {
+            return dead;
+        }
+        self.dead_cards_with_moves(pos, need(0), work)
+    }
+
+    /// Whether no pile can ever become empty from `pos` (standard variant), given cards
+    /// `dead` that are never discarded while nothing moves: every pile holds an ace or a
+    /// `dead` card (neither leaves while nothing moves, so no pile empties and nothing ever
+    /// moves), or gets one from the next deal while no pile can be emptied before it.
+    fn never_empties(&self, pos: &Pos, dead: u64) -> bool {
+        let table = pos.home | foreign_cards(pos);
+        let stock = self.stock_mask(pos);
+        let cover = self.ace_mask | dead;
+        let mut settle = false;
+        for s in &self.sequences(pos) {
+            let held = s & table;
+            if held == 0 {
+                return false;
+            }
+            if held & cover != 0 {
+                continue;
+            }
+            let next = (s & stock).trailing_zeros();
+            if next < 64 && cover & (1u64 << next) == 0 {
+                return false;
+            }
+            settle = true;
+        }
+        !settle || self.no_pile_empties_this_phase(pos)
     }
 
     /// The no-move proof of [`Layout::dead_cards`]: `None` when it does not hold (in the
@@ -217,27 +263,7 @@ impl Layout {
         }
         // Whether a set of dead cards holds for every line: always in aces-only; in standard
         // only if no pile can ever become empty.
-        let holds = |dead: u64| {
-            if aces_only || dead == 0 {
-                return true;
-            }
-            let cover = self.ace_mask | dead;
-            let mut settle = false;
-            for s in &seq {
-                let held = s & table;
-                if held & cover != 0 {
-                    continue;
-                }
-                // A pile with no cover yet (it holds a card: see above): fine if no pile can
-                // empty in this phase and the next deal covers it (or none comes).
-                let next = (s & stock).trailing_zeros();
-                if next < 64 && cover & (1u64 << next) == 0 {
-                    return false;
-                }
-                settle = true;
-            }
-            !settle || self.no_pile_empties_this_phase(pos)
-        };
+        let holds = |dead: u64| aces_only || dead == 0 || self.never_empties(pos, dead);
         // The fixpoint, by a worklist. `earliest[x]` is a lower bound on the phase in which `x`
         // can first be discarded (`NEVER` for a dead card): the first phase its window meets a
         // justifier's. Until then `x` lies on the cards below it, so their windows lose the

@@ -1,7 +1,8 @@
 //! The upper bound's second proof: cards that can never be discarded although cards can still
 //! move. It serves where the no-move proof of [`Layout::dead_cards`] does not hold because a
 //! pile may become empty, in the standard variant with no joker left, when exactly one pile
-//! holds no ace on the table.
+//! holds no ace on the table. With moves left out, it also sharpens the no-move proof (see
+//! "No card moves" below).
 //!
 //! # Facts of the rules it stands on
 //! 1. *A pile that holds an ace is never empty.* An ace is never discarded and leaves a pile
@@ -54,6 +55,18 @@
 //! Starting from nothing (rather than from everything and cutting down) matters: it never lets
 //! two events justify each other in a circle ("this pile can be empty because that card moved
 //! onto the other pile, which can be empty because ...").
+//!
+//! # No card moves
+//! The same analysis serves lines in which no pile is ever empty again, whatever the number
+//! of piles holding an ace ([`Layout::dead_cards_frozen`]): every pile's `empty` stays empty,
+//! so no move is ever derived. It is sound for such lines by the same induction. It is
+//! stronger than the no-move proof of [`Layout::dead_cards`], which starts from every window
+//! and cuts: that one keeps a card's window until the phase its cover can first leave, so two
+//! cards that each wait, in one phase, for the other's pile to be cleared (5♥ on 8♠ and 3♠ on
+//! 9♥, where only 9♥ beats 5♥ and only 8♠ beats 3♠) keep each other alive there. Starting from
+//! nothing, neither is ever derived to leave. These dead cards hold in lines where nothing
+//! moves; the caller proves that nothing ever moves with the no-move proof's test (every pile
+//! holds an ace or a card dead while nothing moves), given the dead cards of both proofs.
 
 use super::bound::foreign_cards;
 use super::state::{Layout, NONE, Pos, at};
@@ -147,6 +160,18 @@ impl Layout {
     /// the standard variant with no joker left, and only when exactly one pile holds no ace on
     /// the table.
     pub(super) fn dead_cards_with_moves(&self, pos: &Pos, enough: u32, work: &mut u64) -> u64 {
+        self.least_dead(pos, enough, work, false)
+    }
+
+    /// The cards (slots) never discarded from `pos` in a line where nothing moves (see "No card
+    /// moves" in the module docs), or 0 when none is proven.
+    pub(super) fn dead_cards_frozen(&self, pos: &Pos, work: &mut u64) -> u64 {
+        self.least_dead(pos, 1, work, true)
+    }
+
+    /// The analysis of the module docs; `frozen` keeps every pile from ever being empty, so
+    /// that no move is derived.
+    fn least_dead(&self, pos: &Pos, enough: u32, work: &mut u64, frozen: bool) -> u64 {
         use crate::rules::Variant;
         if self.variant != Variant::Standard || (self.jokers_on && pos.jokers > 0) {
             return 0;
@@ -190,7 +215,7 @@ impl Layout {
                 set(&mut pile_of, x, p as u8);
             }
         }
-        if without_ace != 1 {
+        if without_ace != 1 && !frozen {
             return 0;
         }
         // The table cards lying under an ace of their pile (fact 5).
@@ -259,7 +284,7 @@ impl Layout {
                 if two_aces.get(p).copied().unwrap_or(false) {
                     continue;
                 }
-                facts.empty = real & !cover;
+                facts.empty = if frozen { 0 } else { real & !cover };
                 let mut later = 0u32;
                 for t in (usize::from(now)..=usize::from(self.row_count)).rev() {
                     if facts.empty & (1 << t) != 0

@@ -577,3 +577,22 @@ fn a_card_under_an_ace_is_not_justified_by_one_under_another_ace() {
     assert_eq!(lay.upper_bound(&root), 45);
     assert_eq!(reference::best_score(&lay, root, 2_000_000), Some(45));
 }
+
+/// The no-move analysis that starts from nothing (module `bound_moves`, "No card moves"): 5♥
+/// can only go while 9♥ is on top, under 3♠, which can only go while 8♠ is on top, under 5♥.
+/// Every pile holds an ace, so nothing ever moves. The no-move proof that starts from every
+/// window keeps both alive (each waits for the other within one phase) and proves nothing;
+/// starting from nothing proves all eight non-aces dead, and the bound is exact.
+#[test]
+fn cards_that_wait_for_each_other_are_dead() {
+    let (table, lay, root) =
+        standard_position(["AC 8S 5H", "AD 9H 3S", "AH KC", "AS KD"], "4C 4D QC QD");
+    assert_eq!(lay.dead_cards_if_nothing_moves(&root, u32::MAX), Some(0));
+    let dead = lay.dead_cards_frozen(&root, &mut 0) & !lay.ace_mask;
+    for card in ["5H", "3S", "8S", "9H"] {
+        assert_dead(&lay, &root, &table, dead, card);
+    }
+    assert_eq!(dead.count_ones(), 8);
+    assert_eq!(lay.upper_bound(&root), 40);
+    assert_eq!(reference::best_score(&lay, root, 2_000_000), Some(40));
+}
