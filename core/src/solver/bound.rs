@@ -41,9 +41,9 @@ impl Layout {
         self.bound_from(self.dead_cards_if_nothing_moves(pos, enough).unwrap_or(0))
     }
 
-    /// [`Layout::upper_bound_against`], adding to `work` the rounds the move-aware analysis
-    /// took (module `bound_moves`): a search counts them into its budget, since one round costs
-    /// about as much as generating a position.
+    /// [`Layout::upper_bound_against`], adding to `work` the rounds the analyses of module
+    /// `bound_moves` took: a search counts them into its budget, since one round costs about as
+    /// much as generating a position.
     pub fn upper_bound_counting(&self, pos: &Pos, target: u8, work: &mut u64) -> u8 {
         let enough = u32::from(WIN.saturating_sub(target));
         self.bound_from(self.dead_cards(pos, enough, work))
@@ -156,7 +156,7 @@ impl Layout {
     /// `dead` that are never discarded while nothing moves: every pile holds an ace or a
     /// `dead` card (neither leaves while nothing moves, so no pile empties and nothing ever
     /// moves), or gets one from the next deal while no pile can be emptied before it.
-    fn never_empties(&self, pos: &Pos, dead: u64) -> bool {
+    pub(super) fn never_empties(&self, pos: &Pos, dead: u64) -> bool {
         let table = pos.home | foreign_cards(pos);
         let stock = self.stock_mask(pos);
         let cover = self.ace_mask | dead;

@@ -39,7 +39,7 @@ use state::{Act, Layout, Pos};
 pub use search::WIN as WINNING_SCORE;
 
 /// How much work one solve may do. Nodes are positions generated, plus the rounds of the
-/// move-aware bound (module `bound_moves`; a round costs about as much as a position). On the
+/// bound's analyses (module `bound_moves`; a round costs about as much as a position). On the
 /// 2-core development machines one core searches about 3.6 million nodes a second when the
 /// machine is quiet, and about half that under load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,7 +122,7 @@ pub enum SolveResult {
 pub struct SolveOutcome {
     /// The answer.
     pub result: SolveResult,
-    /// Positions generated, plus the move-aware bound's rounds (see [`Budget`]).
+    /// Positions generated, plus the rounds of the bound's analyses (see [`Budget`]).
     pub nodes: u64,
     /// Time taken.
     pub elapsed: Duration,

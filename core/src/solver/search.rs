@@ -160,7 +160,7 @@ struct Entry {
 pub(crate) struct Search<'a> {
     lay: &'a Layout,
     tt: KeyMap<Entry>,
-    /// Nodes expanded (closure positions generated), plus the move-aware bound's rounds.
+    /// Nodes expanded (closure positions generated), plus the rounds of the bound's analyses.
     pub nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,

@@ -422,6 +422,7 @@ fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
     let mut rng = Rng(seed);
     let mut checked = 0;
     let mut moves_checked = 0;
+    let mut frozen_checked = 0;
     for variant in [Variant::Standard, Variant::AcesOnly] {
         for _ in 0..positions {
             let game = random_position(&mut rng, variant, 0, 3);
@@ -455,6 +456,20 @@ fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
                             pos.foreign
                         );
                     }
+                    // The no-move analysis that starts from nothing, on its own, wherever
+                    // its own dead cards show that nothing can move.
+                    let dead = lay.dead_cards_frozen(&pos, &mut 0);
+                    if dead & !lay.ace_mask != 0 && lay.never_empties(&pos, dead) {
+                        let reference = reference::best_score(&lay, pos, 2_000_000).unwrap();
+                        let ub = 48 - (dead & !lay.ace_mask).count_ones() as u8;
+                        frozen_checked += 1;
+                        assert!(
+                            ub >= reference,
+                            "{variant}: frozen ub {ub} < {reference}; {}; foreign {:?}",
+                            describe_bound(&lay, &pos, &lay.to_table(&pos, game.table()).unwrap()),
+                            pos.foreign
+                        );
+                    }
                     let ub = lay.upper_bound(&pos);
                     // Asked against a target, the bound answers the same question, and is
                     // never below the full bound.
@@ -481,13 +496,17 @@ fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
     }
     // The bound must have been put to the test, not only computed.
     eprintln!(
-        "{checked} bounds below 48 checked against the reference, and {moves_checked} \
-         move-aware ones"
+        "{checked} bounds below 48 checked against the reference, {moves_checked} move-aware \
+         ones and {frozen_checked} no-move ones that start from nothing"
     );
     assert!(checked >= positions / 4, "only {checked} bounds checked");
     assert!(
         moves_checked >= positions / 4,
         "only {moves_checked} move-aware bounds"
+    );
+    assert!(
+        frozen_checked >= positions / 4,
+        "only {frozen_checked} no-move bounds that start from nothing"
     );
 }
 
