@@ -27,6 +27,10 @@
 //!    other departure cannot happen first. If its pile still holds an ace (one below its card,
 //!    or its card is an ace), the ace that left lands on the only pile without one, all four
 //!    piles hold an ace, and nothing moves again.
+//! 6. *In a pile that holds two aces, the cards under its upper ace never move*, the lower ace
+//!    included. They are top cards only after the upper ace has moved away, onto the only pile
+//!    without an ace (fact 1); its own pile still holds the lower ace, so then all four piles
+//!    hold an ace and nothing moves again.
 //!
 //! # The analysis
 //! It computes, per card, what can *possibly* happen, as sets of phases (phase `k`: after `k`
@@ -42,7 +46,7 @@
 //!   `t` (a phase of `top(x)` in which that pile can be empty), then `t` and every later phase
 //!   by which all cards dealt onto that pile after `t` can have left; an ace may go on moving;
 //! - `x` can first move in the first phase of `top(x)` in which another pile can be empty, if
-//!   fact 2 lets it move at all; it can first be discarded in the first phase in which it can
+//!   facts 2 and 6 let it move at all; it can first be discarded in the first phase in which it can
 //!   be a top card (`top` or `moved`) while a higher card of its suit can be a top card in
 //!   another pile (not counting, for a card under an ace, the higher cards under an ace in
 //!   other piles: fact 5).
@@ -218,9 +222,11 @@ impl Layout {
         if without_ace != 1 && !frozen {
             return 0;
         }
-        // The table cards lying under an ace of their pile (fact 5).
+        // The table cards lying under an ace of their pile (fact 5), and those of them in a
+        // pile holding two aces, which never move (fact 6).
         let mut under_ace = 0u64;
-        for s in &seq {
+        let mut never_move = 0u64;
+        for (s, &two) in seq.iter().zip(&two_aces) {
             let held = *s & table;
             let moved_in = held & foreign;
             let homes = held & !moved_in;
@@ -228,7 +234,11 @@ impl Layout {
             if home_aces != 0 {
                 // A moved-in card lies below every home card.
                 let highest = 63 - home_aces.leading_zeros();
-                under_ace |= (homes & ((1u64 << highest) - 1)) | moved_in;
+                let under = (homes & ((1u64 << highest) - 1)) | moved_in;
+                under_ace |= under;
+                if two {
+                    never_move |= under;
+                }
             }
         }
         let shows = |x: usize| at(&self.shows_after, x).max(now);
@@ -304,9 +314,10 @@ impl Layout {
                 m &= m - 1;
                 let p = usize::from(at(&pile_of, x));
                 let is_ace = self.ace_mask & (1u64 << x) != 0;
-                let may_move = is_ace
-                    || above_ace & (1u64 << x) != 0
-                    || shows(x) > ace_onto.get(p).copied().unwrap_or(NEVER);
+                let may_move = never_move & (1u64 << x) == 0
+                    && (is_ace
+                        || above_ace & (1u64 << x) != 0
+                        || shows(x) > ace_onto.get(p).copied().unwrap_or(NEVER));
                 if !may_move {
                     set(&mut moved, x, 0);
                     continue;

@@ -615,3 +615,29 @@ fn cards_that_wait_for_each_other_are_dead() {
     assert_eq!(lay.upper_bound(&root), 40);
     assert_eq!(reference::best_score(&lay, root, 2_000_000), Some(40));
 }
+
+/// Fact 6 of the move-aware bound: A♥ lies under A♠ in the second pile, so J♥ and 3♥ between
+/// them show only after A♠ has moved onto the pile without an ace, and then all four piles
+/// hold an ace and nothing moves again. No heart higher than J♥ can then show beside it (A♥
+/// lies under it), so both are dead, and the bound is exact. Without fact 6 the analysis lets
+/// J♥ move onto an empty pile and proves nothing.
+#[test]
+fn cards_under_the_upper_of_two_aces_never_move() {
+    let (table, lay, root) = standard_position(
+        [
+            "QS 2S AC 10C KS",
+            "AH 3H JH AS",
+            "KD QC 6D 9S",
+            "KC 5S JS AD",
+        ],
+        "4D 3C 9D 10H",
+    );
+    assert_eq!(lay.dead_cards_if_nothing_moves(&root, u32::MAX), None);
+    let dead = lay.dead_cards_with_moves(&root, 1, &mut 0) & !lay.ace_mask;
+    for card in ["JH", "3H"] {
+        assert_dead(&lay, &root, &table, dead, card);
+    }
+    assert_eq!(dead.count_ones(), 2);
+    assert_eq!(lay.upper_bound(&root), 46);
+    assert_eq!(reference::best_score(&lay, root, 2_000_000), Some(46));
+}
