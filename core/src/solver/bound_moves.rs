@@ -307,8 +307,9 @@ impl Layout {
             }
             let any_empty = piles.iter().fold(0u32, |acc, f| acc | f.empty);
             let mut changed = false;
-            // Moves, the phases after them, and the first phase an ace can arrive on a pile.
-            let mut m = alive;
+            // Moves, the phases after them, and the first phase an ace can arrive on a pile
+            // (none when frozen: no pile is ever empty, so nothing here could be derived).
+            let mut m = if frozen { 0 } else { alive };
             while m != 0 {
                 let x = m.trailing_zeros() as usize;
                 m &= m - 1;

@@ -418,6 +418,28 @@ fn upper_bounds_hold_deep_in_the_tree_many() {
     check_bounds_deep_in_the_tree(20_000, 12);
 }
 
+/// Asserts that `ub` is not below the best score the unpruned reference finds from `pos`,
+/// searching at most once per position (`reference` keeps the answer). `original` is the table
+/// the layout was built from.
+fn assert_bound_holds(
+    lay: &Layout,
+    pos: &state::Pos,
+    original: &Table,
+    what: &str,
+    ub: u8,
+    reference: &mut Option<u8>,
+) {
+    let best =
+        *reference.get_or_insert_with(|| reference::best_score(lay, *pos, 2_000_000).unwrap());
+    assert!(
+        ub >= best,
+        "{}: {what} {ub} < {best}; {}; foreign {:?}",
+        lay.variant,
+        describe_bound(lay, pos, &lay.to_table(pos, original).unwrap()),
+        pos.foreign
+    );
+}
+
 fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
     let mut rng = Rng(seed);
     let mut checked = 0;
@@ -442,33 +464,23 @@ fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
                     }
                 }
                 if seen.len().is_multiple_of(37) {
+                    let table = game.table();
+                    let mut reference = None;
                     // The move-aware analysis on its own, at every sampled position (also
                     // where the bound uses the no-move proof), to test it as widely as possible.
                     let dead = lay.dead_cards_with_moves(&pos, 1, &mut 0) & !lay.ace_mask;
                     if dead != 0 {
-                        let reference = reference::best_score(&lay, pos, 2_000_000).unwrap();
                         let ub = 48 - dead.count_ones() as u8;
+                        assert_bound_holds(&lay, &pos, table, "moves ub", ub, &mut reference);
                         moves_checked += 1;
-                        assert!(
-                            ub >= reference,
-                            "{variant}: moves ub {ub} < {reference}; {}; foreign {:?}",
-                            describe_bound(&lay, &pos, &lay.to_table(&pos, game.table()).unwrap()),
-                            pos.foreign
-                        );
                     }
                     // The no-move analysis that starts from nothing, on its own, wherever
                     // its own dead cards show that nothing can move.
                     let dead = lay.dead_cards_frozen(&pos, &mut 0);
                     if dead & !lay.ace_mask != 0 && lay.never_empties(&pos, dead) {
-                        let reference = reference::best_score(&lay, pos, 2_000_000).unwrap();
                         let ub = 48 - (dead & !lay.ace_mask).count_ones() as u8;
+                        assert_bound_holds(&lay, &pos, table, "frozen ub", ub, &mut reference);
                         frozen_checked += 1;
-                        assert!(
-                            ub >= reference,
-                            "{variant}: frozen ub {ub} < {reference}; {}; foreign {:?}",
-                            describe_bound(&lay, &pos, &lay.to_table(&pos, game.table()).unwrap()),
-                            pos.foreign
-                        );
                     }
                     let ub = lay.upper_bound(&pos);
                     // Asked against a target, the bound answers the same question, and is
@@ -479,16 +491,8 @@ fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
                         assert_eq!(against <= target, ub <= target);
                     }
                     if ub < 48 {
-                        let reference = reference::best_score(&lay, pos, 2_000_000).unwrap();
+                        assert_bound_holds(&lay, &pos, table, "ub", ub, &mut reference);
                         checked += 1;
-                        if ub < reference {
-                            let t = lay.to_table(&pos, game.table()).unwrap();
-                            panic!(
-                                "{variant}: ub {ub} < {reference}; {}; foreign {:?}",
-                                describe_bound(&lay, &pos, &t),
-                                pos.foreign
-                            );
-                        }
                     }
                 }
             }
