@@ -71,6 +71,28 @@
 //! nothing, neither is ever derived to leave. These dead cards hold in lines where nothing
 //! moves; the caller proves that nothing ever moves with the no-move proof's test (every pile
 //! holds an ace or a card dead while nothing moves), given the dead cards of both proofs.
+//!
+//! # Any card may move
+//! With more than one pile without an ace, facts 2-6 do not hold (two piles may take turns
+//! being empty). The analysis still runs without them ([`Layout::dead_cards_moving_freely`]):
+//! any card on top of its pile may move in a phase in which another pile can be empty, and a
+//! moved card may move on like an ace; no card is kept from justifying another. Every rule
+//! then only lists what the rules of the game allow, so the induction above holds for every
+//! line, with any number of piles holding an ace. It is much weaker than the analysis with
+//! the facts, but from the first deal it proves the cards that come too late: a card whose
+//! higher cards of its suit are all dealt after it, onto cards that cannot leave before the
+//! last deal, say. The search runs it once, on the position it starts from
+//! ([`Layout::dead_cards_from_the_start`]).
+//!
+//! # Starting from the no-move fixpoint
+//! Each rule only adds phases as the cards' first discard and move phases get earlier (a
+//! card that can leave earlier uncovers the cards below it earlier, and so on), so the rounds
+//! apply a monotone operator, and from any start that is not past its least fixpoint they
+//! reach that fixpoint. The no-move analysis applies the same rules with fewer events (no
+//! pile ever empty, so no move), so its fixpoint is not past the move-aware one: the
+//! move-aware analysis of the same position starts from its first discard phases and ends
+//! with exactly the dead cards it would find from nothing, in fewer rounds. It cannot find a
+//! card the no-move analysis left alive, so when that one found too few, it does not run.
 
 use super::bound::foreign_cards;
 use super::state::{Layout, NONE, Pos, at};
@@ -137,6 +159,36 @@ impl PileFacts {
     }
 }
 
+/// Which rules an analysis runs with (see the module docs).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// No pile is ever empty, so no move is derived ("No card moves").
+    Frozen,
+    /// Exactly one pile holds no ace on the table: facts 1-6 hold.
+    OnePileWithoutAce,
+    /// Any piles: none of facts 2-6 is used, and any card may move, and move on ("Any card
+    /// may move").
+    Free,
+}
+
+/// Where an analysis ended: the cards it proves dead and, when it reached its fixpoint, each
+/// card's first discard phase there.
+pub(super) struct Fixpoint {
+    /// Cards (slots) never discarded (0 when none is proven).
+    pub dead: u64,
+    /// Each card's first discard phase at the fixpoint ([`NEVER`] for a dead card); `None`
+    /// when the analysis stopped before it.
+    discard: Option<[u8; 64]>,
+}
+
+impl Fixpoint {
+    /// Nothing proven, nothing to start from.
+    const NOTHING: Fixpoint = Fixpoint {
+        dead: 0,
+        discard: None,
+    };
+}
+
 /// The cards of a pile's sequence `seq`, top first: its home cards from the highest slot
 /// down, then the moved-in card `foreign` (or [`NONE`]) at the bottom.
 fn top_down(seq: u64, foreign: u8) -> impl Iterator<Item = usize> {
@@ -162,23 +214,61 @@ impl Layout {
     /// Cards (slots) that can never be discarded from `pos` although cards may still move, or
     /// 0 when nothing is proven or fewer than `enough` would be (see the module docs). Only in
     /// the standard variant with no joker left, and only when exactly one pile holds no ace on
-    /// the table.
+    /// the table. (The search starts it from the no-move analysis's fixpoint instead:
+    /// [`Layout::dead_cards_with_moves_after`].)
+    #[cfg(test)]
     pub(super) fn dead_cards_with_moves(&self, pos: &Pos, enough: u32, work: &mut u64) -> u64 {
-        self.least_dead(pos, enough, work, false)
+        self.least_dead(pos, enough, work, Mode::OnePileWithoutAce, None)
+            .dead
+    }
+
+    /// [`Layout::dead_cards_with_moves`], started from where the no-move analysis of the same
+    /// position ended ("Starting from the no-move fixpoint" in the module docs): the same
+    /// answer in fewer rounds, and no rounds at all when that analysis leaves too few dead
+    /// cards.
+    pub(super) fn dead_cards_with_moves_after(
+        &self,
+        frozen: &Fixpoint,
+        pos: &Pos,
+        enough: u32,
+        work: &mut u64,
+    ) -> u64 {
+        match &frozen.discard {
+            Some(discard) if (frozen.dead & !self.ace_mask).count_ones() >= enough.max(1) => {
+                self.least_dead(pos, enough, work, Mode::OnePileWithoutAce, Some(discard))
+                    .dead
+            }
+            _ => 0,
+        }
     }
 
     /// The cards (slots) never discarded from `pos` in a line where nothing moves (see "No card
-    /// moves" in the module docs), or 0 when none is proven.
-    pub(super) fn dead_cards_frozen(&self, pos: &Pos, work: &mut u64) -> u64 {
-        self.least_dead(pos, 1, work, true)
+    /// moves" in the module docs), 0 when none is proven, and where the analysis ended.
+    pub(super) fn dead_cards_frozen(&self, pos: &Pos, work: &mut u64) -> Fixpoint {
+        self.least_dead(pos, 1, work, Mode::Frozen, None)
     }
 
-    /// The analysis of the module docs; `frozen` keeps every pile from ever being empty, so
-    /// that no move is derived.
-    fn least_dead(&self, pos: &Pos, enough: u32, work: &mut u64, frozen: bool) -> u64 {
+    /// The cards (slots) never discarded from `pos` although any card may move, with any
+    /// number of piles holding an ace (see "Any card may move" in the module docs), or 0 when
+    /// none is proven. In the standard variant with no joker left.
+    pub(super) fn dead_cards_moving_freely(&self, pos: &Pos, work: &mut u64) -> u64 {
+        self.least_dead(pos, 1, work, Mode::Free, None).dead
+    }
+
+    /// The analysis of the module docs, with the rules of `mode`. `start` gives each card's
+    /// first discard phase to start from (none: "never" for every card); it must not be
+    /// earlier than the fixpoint's.
+    fn least_dead(
+        &self,
+        pos: &Pos,
+        enough: u32,
+        work: &mut u64,
+        mode: Mode,
+        start: Option<&[u8; 64]>,
+    ) -> Fixpoint {
         use crate::rules::Variant;
         if self.variant != Variant::Standard || (self.jokers_on && pos.jokers > 0) {
-            return 0;
+            return Fixpoint::NOTHING;
         }
         let foreign = foreign_cards(pos);
         let table = pos.home | foreign;
@@ -219,14 +309,20 @@ impl Layout {
                 set(&mut pile_of, x, p as u8);
             }
         }
-        if without_ace != 1 && !frozen {
-            return 0;
+        if mode == Mode::OnePileWithoutAce && without_ace != 1 {
+            return Fixpoint::NOTHING;
+        }
+        let (frozen, free) = (mode == Mode::Frozen, mode == Mode::Free);
+        if free {
+            // Fact 4 needs one pile without an ace.
+            two_aces = [false; PILE_COUNT];
         }
         // The table cards lying under an ace of their pile (fact 5), and those of them in a
-        // pile holding two aces, which never move (fact 6).
+        // pile holding two aces, which never move (fact 6). Neither fact serves a free
+        // analysis.
         let mut under_ace = 0u64;
         let mut never_move = 0u64;
-        for (s, &two) in seq.iter().zip(&two_aces) {
+        for (s, &two) in seq.iter().zip(&two_aces).filter(|_| !free) {
             let held = *s & table;
             let moved_in = held & foreign;
             let homes = held & !moved_in;
@@ -266,7 +362,7 @@ impl Layout {
             }
         }
 
-        let mut discard = [NEVER; 64];
+        let mut discard = start.copied().unwrap_or([NEVER; 64]);
         let mut moves = [NEVER; 64];
         let mut top = [0u32; 64];
         let mut moved = [0u32; 64];
@@ -315,10 +411,11 @@ impl Layout {
                 m &= m - 1;
                 let p = usize::from(at(&pile_of, x));
                 let is_ace = self.ace_mask & (1u64 << x) != 0;
-                let may_move = never_move & (1u64 << x) == 0
-                    && (is_ace
-                        || above_ace & (1u64 << x) != 0
-                        || shows(x) > ace_onto.get(p).copied().unwrap_or(NEVER));
+                let may_move = free
+                    || never_move & (1u64 << x) == 0
+                        && (is_ace
+                            || above_ace & (1u64 << x) != 0
+                            || shows(x) > ace_onto.get(p).copied().unwrap_or(NEVER));
                 if !may_move {
                     set(&mut moved, x, 0);
                     continue;
@@ -337,8 +434,9 @@ impl Layout {
                         after |= facts.reach(own_top);
                     }
                 }
-                if is_ace {
-                    // A moved ace may move on, as a lone card, onto any empty pile.
+                if is_ace || free {
+                    // A moved ace (any moved card, with fact 3 left out) may move on, as a
+                    // lone card, onto any empty pile.
                     loop {
                         let more = piles
                             .iter()
@@ -428,7 +526,7 @@ impl Layout {
                 }
             }
             if undecided < enough.max(1) {
-                return 0;
+                return Fixpoint::NOTHING;
             }
             if !changed {
                 let mut dead = 0u64;
@@ -440,9 +538,12 @@ impl Layout {
                         dead |= 1u64 << x;
                     }
                 }
-                return dead;
+                return Fixpoint {
+                    dead,
+                    discard: Some(discard),
+                };
             }
         }
-        0
+        Fixpoint::NOTHING
     }
 }

@@ -195,7 +195,9 @@ pub fn solve(table: &Table, variant: Variant, jokers_per_game: u8, budget: Budge
     let exact = search.run(root);
     let best = search.best;
     let mut acts = std::mem::take(&mut search.best_line);
-    let upper = lay.upper_bound(&root).max(best);
+    let upper = lay
+        .upper_bound_counting(&root, 0, search.dead_from_the_start, &mut 0)
+        .max(best);
     let nodes = search.nodes;
     drop(search);
     // The game ends at the first won or stuck position: cut the line there (the score cannot

@@ -170,6 +170,8 @@ pub(crate) struct Search<'a> {
     pub best: u8,
     /// A line that reaches `best`.
     pub best_line: Vec<Act>,
+    /// Cards proven dead from the root on ([`Layout::dead_cards_from_the_start`]).
+    pub dead_from_the_start: u64,
     path: Vec<Act>,
     pools: Vec<Closure>,
     found: bool,
@@ -187,6 +189,7 @@ impl<'a> Search<'a> {
             aborted: false,
             best: 0,
             best_line: Vec::new(),
+            dead_from_the_start: 0,
             path: Vec::new(),
             pools: Vec::new(),
             found: false,
@@ -234,6 +237,7 @@ impl<'a> Search<'a> {
             self.aborted = true;
             return false;
         }
+        self.dead_from_the_start = self.lay.dead_cards_from_the_start(&root, &mut self.nodes);
         self.search(root, 0);
         !self.aborted
     }
@@ -333,7 +337,7 @@ impl<'a> Search<'a> {
         {
             return (e.value, e.exact);
         }
-        let ub = lay.upper_bound_counting(&pos, alpha, &mut self.nodes);
+        let ub = lay.upper_bound_counting(&pos, alpha, self.dead_from_the_start, &mut self.nodes);
         if ub <= alpha {
             if final_phase {
                 return (ub, false);

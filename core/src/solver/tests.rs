@@ -445,6 +445,7 @@ fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
     let mut checked = 0;
     let mut moves_checked = 0;
     let mut frozen_checked = 0;
+    let mut free_checked = 0;
     for variant in [Variant::Standard, Variant::AcesOnly] {
         for _ in 0..positions {
             let game = random_position(&mut rng, variant, 0, 3);
@@ -469,14 +470,27 @@ fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
                     // The move-aware analysis on its own, at every sampled position (also
                     // where the bound uses the no-move proof), to test it as widely as possible.
                     let dead = lay.dead_cards_with_moves(&pos, 1, &mut 0) & !lay.ace_mask;
+                    // Started from the no-move analysis's fixpoint, it ends at the same one.
+                    let frozen = lay.dead_cards_frozen(&pos, &mut 0);
+                    assert_eq!(
+                        lay.dead_cards_with_moves_after(&frozen, &pos, 1, &mut 0) & !lay.ace_mask,
+                        dead
+                    );
                     if dead != 0 {
                         let ub = 48 - dead.count_ones() as u8;
                         assert_bound_holds(&lay, &pos, table, "moves ub", ub, &mut reference);
                         moves_checked += 1;
                     }
+                    // The analysis in which any card may move, on its own.
+                    let dead = lay.dead_cards_moving_freely(&pos, &mut 0) & !lay.ace_mask;
+                    if dead != 0 {
+                        let ub = 48 - dead.count_ones() as u8;
+                        assert_bound_holds(&lay, &pos, table, "free ub", ub, &mut reference);
+                        free_checked += 1;
+                    }
                     // The no-move analysis that starts from nothing, on its own, wherever
                     // its own dead cards show that nothing can move.
-                    let dead = lay.dead_cards_frozen(&pos, &mut 0);
+                    let dead = frozen.dead;
                     if dead & !lay.ace_mask != 0 && lay.never_empties(&pos, dead) {
                         let ub = 48 - (dead & !lay.ace_mask).count_ones() as u8;
                         assert_bound_holds(&lay, &pos, table, "frozen ub", ub, &mut reference);
@@ -501,7 +515,8 @@ fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
     // The bound must have been put to the test, not only computed.
     eprintln!(
         "{checked} bounds below 48 checked against the reference, {moves_checked} move-aware \
-         ones and {frozen_checked} no-move ones that start from nothing"
+         ones, {frozen_checked} no-move ones that start from nothing and {free_checked} in \
+         which any card may move"
     );
     assert!(checked >= positions / 4, "only {checked} bounds checked");
     assert!(
@@ -511,6 +526,10 @@ fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
     assert!(
         frozen_checked >= positions / 4,
         "only {frozen_checked} no-move bounds that start from nothing"
+    );
+    assert!(
+        free_checked >= positions / 8,
+        "only {free_checked} bounds in which any card may move"
     );
 }
 
@@ -611,7 +630,7 @@ fn cards_that_wait_for_each_other_are_dead() {
     let (table, lay, root) =
         standard_position(["AC 8S 5H", "AD 9H 3S", "AH KC", "AS KD"], "4C 4D QC QD");
     assert_eq!(lay.dead_cards_if_nothing_moves(&root, u32::MAX), Some(0));
-    let dead = lay.dead_cards_frozen(&root, &mut 0) & !lay.ace_mask;
+    let dead = lay.dead_cards_frozen(&root, &mut 0).dead & !lay.ace_mask;
     for card in ["5H", "3S", "8S", "9H"] {
         assert_dead(&lay, &root, &table, dead, card);
     }
@@ -644,4 +663,33 @@ fn cards_under_the_upper_of_two_aces_never_move() {
     assert_eq!(dead.count_ones(), 2);
     assert_eq!(lay.upper_bound(&root), 46);
     assert_eq!(reference::best_score(&lay, root, 2_000_000), Some(46));
+}
+
+/// The analysis in which any card may move, from the first deal. Deal 6's last row is J♦ Q♥
+/// 10♣ 7♠, one card of each suit: after the last deal no pile is empty and no top card has a
+/// higher card of its suit beside it, so nothing is discarded again, whatever happened
+/// before. Those four cards are dead from the start, and only this analysis sees it: no pile
+/// holds an ace yet, so the others claim nothing.
+#[test]
+fn a_last_row_of_four_suits_is_dead_from_the_start() {
+    let game = Game::new(GameSetup::numbered(6, Variant::Standard, 0));
+    let table = game.table();
+    let (lay, root) = Layout::new(table, Variant::Standard, 0).unwrap();
+    assert_eq!(lay.dead_cards(&root, u32::MAX, &mut 0) & !lay.ace_mask, 0);
+    let dead = lay.dead_cards_from_the_start(&root, &mut 0) & !lay.ace_mask;
+    for card in ["JD", "QH", "10C", "7S"] {
+        assert_dead(&lay, &root, table, dead, card);
+    }
+    assert_eq!(dead.count_ones(), 4);
+}
+
+/// Deal 10's first position has 11 cards dead from the start, so its best score is at most
+/// 37, which the beam probes reach: the solve ends there, within the probes' nodes. Without
+/// that analysis the exact search needed about two million nodes to prove the loss.
+#[test]
+fn dead_cards_from_the_start_end_a_lost_deal_at_once() {
+    let game = Game::new(GameSetup::numbered(10, Variant::Standard, 0));
+    let outcome = solve(game.table(), Variant::Standard, 0, Budget::nodes(100_000));
+    assert_eq!(outcome.winnable(), Some(false));
+    assert_eq!(outcome.line_score(), 37);
 }
