@@ -3,8 +3,8 @@
 //! - `solve/*`: the exact solver from the start of a standard deal: an easy win (deal 9, about
 //!   600 nodes), a typical win (deal 20, about six thousand nodes), a slow win (deal 115, about
 //!   150 thousand nodes: among the slowest 1% of the win proofs on deals 1–1,000), a loss one
-//!   card short of a win (deal 19, about 49 thousand nodes) and a deep loss (deal 36, best 35,
-//!   about 63 thousand nodes).
+//!   card short of a win (deal 19, about 44 thousand nodes) and a deep loss (deal 36, best 35,
+//!   about 42 thousand nodes).
 //! - `hint`: one strong hint, cold, from mid-game positions of one game (a different phase
 //!   each time, so no rollout value is reused).
 //! - `action_and_snapshot`: one action through `Game::execute` plus a clone of the game, the
