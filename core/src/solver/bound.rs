@@ -68,7 +68,7 @@ impl Layout {
     /// dead in every position the game goes through. So a search runs it once, where it
     /// starts, and adds its cards to every bound ([`Layout::upper_bound_counting`]).
     pub fn dead_cards_from_the_start(&self, pos: &Pos, work: &mut u64) -> u64 {
-        if self.claims_nothing(pos) || self.variant != crate::rules::Variant::Standard {
+        if self.claims_nothing(pos) {
             return 0;
         }
         self.dead_cards_moving_freely(pos, work)
@@ -133,6 +133,9 @@ impl Layout {
     /// one is also fine when the next deal brings it one (or no deal is left) and no pile can
     /// be emptied before that deal ([`Layout::no_pile_empties_this_phase`]).
     ///
+    /// Before the last deal, in the aces-only variant, module `bound_moves` adds the analysis
+    /// in which any ace may move (non-aces never do there), which holds for every line.
+    ///
     /// Before the last deal, in the standard variant, module `bound_moves` adds two proofs. Its
     /// analysis with moves left out starts from nothing rather than from every window, so it
     /// also finds cards that wait for each other inside one phase: where nothing ever moves it
@@ -147,11 +150,13 @@ impl Layout {
             return 0;
         }
         let no_move = self.dead_cards_if_nothing_moves(pos, enough);
-        // The analyses of module `bound_moves` serve the standard variant only, and not after
-        // the last deal: there the search's last closure costs less than an analysis
+        // The analyses of module `bound_moves` serve the standard and aces-only variants, and
+        // not after the last deal: there the search's last closure costs less than an analysis
         // (measured on deals 1-1,000 at the default budget: 630 decided without the move-aware
         // one there, 627 with).
-        if self.variant != crate::rules::Variant::Standard || self.stock_empty(pos) {
+        let aces_only = self.variant == crate::rules::Variant::AcesOnly;
+        if (self.variant != crate::rules::Variant::Standard && !aces_only) || self.stock_empty(pos)
+        {
             return no_move.unwrap_or(0);
         }
         // Asked for every dead card (`enough` of 48), an analysis of `bound_moves` gives up
@@ -163,6 +168,15 @@ impl Layout {
                 enough.saturating_sub((found & !self.ace_mask).count_ones())
             }
         };
+        if aces_only {
+            // Only aces move there, so the analysis in which any card may move (here: any
+            // ace) is sharp enough to run everywhere.
+            let dead = no_move.unwrap_or(0);
+            if need(dead) == 0 {
+                return dead;
+            }
+            return dead | self.dead_cards_moving_freely(pos, work);
+        }
         if let Some(dead) = no_move
             && need(dead) == 0
         {

@@ -84,6 +84,10 @@
 //! last deal, say. The search runs it once, on the position it starts from
 //! ([`Layout::dead_cards_from_the_start`]).
 //!
+//! In the aces-only variant only aces move, so the same analysis lets only aces move. There it
+//! is sharp everywhere (no non-ace ever leaves a pile but by discard), and the bound runs it
+//! wherever the no-move proof falls short ([`Layout::dead_cards`]).
+//!
 //! # Starting from the no-move fixpoint
 //! Each rule only adds phases as the cards' first discard and move phases get earlier (a
 //! card that can leave earlier uncovers the cards below it earlier, and so on), so the rounds
@@ -166,8 +170,8 @@ enum Mode {
     Frozen,
     /// Exactly one pile holds no ace on the table: facts 1-6 hold.
     OnePileWithoutAce,
-    /// Any piles: none of facts 2-6 is used, and any card may move, and move on ("Any card
-    /// may move").
+    /// Any piles: none of facts 2-6 is used, and any card (in aces-only: any ace) may move,
+    /// and move on ("Any card may move").
     Free,
 }
 
@@ -250,7 +254,8 @@ impl Layout {
 
     /// The cards (slots) never discarded from `pos` although any card may move, with any
     /// number of piles holding an ace (see "Any card may move" in the module docs), or 0 when
-    /// none is proven. In the standard variant with no joker left.
+    /// none is proven. In the standard variant, and in aces-only where only aces move; with no
+    /// joker left.
     pub(super) fn dead_cards_moving_freely(&self, pos: &Pos, work: &mut u64) -> u64 {
         self.least_dead(pos, 1, work, Mode::Free, None).dead
     }
@@ -267,7 +272,8 @@ impl Layout {
         start: Option<&[u8; 64]>,
     ) -> Fixpoint {
         use crate::rules::Variant;
-        if self.variant != Variant::Standard || (self.jokers_on && pos.jokers > 0) {
+        let aces_only = self.variant == Variant::AcesOnly && mode == Mode::Free;
+        if (self.variant != Variant::Standard && !aces_only) || (self.jokers_on && pos.jokers > 0) {
             return Fixpoint::NOTHING;
         }
         let foreign = foreign_cards(pos);
@@ -411,7 +417,7 @@ impl Layout {
                 m &= m - 1;
                 let p = usize::from(at(&pile_of, x));
                 let is_ace = self.ace_mask & (1u64 << x) != 0;
-                let may_move = free
+                let may_move = (free && (is_ace || !aces_only))
                     || never_move & (1u64 << x) == 0
                         && (is_ace
                             || above_ace & (1u64 << x) != 0

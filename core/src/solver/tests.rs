@@ -337,6 +337,11 @@ fn describe_bound(lay: &Layout, pos: &state::Pos, table: &Table) -> String {
 /// A standard position with these piles (bottom first) and stock (in deal order); every other
 /// card is removed.
 fn standard_position(piles: [&str; 4], stock: &str) -> (Table, Layout, state::Pos) {
+    position(Variant::Standard, piles, stock)
+}
+
+/// [`standard_position`] in any variant.
+fn position(variant: Variant, piles: [&str; 4], stock: &str) -> (Table, Layout, state::Pos) {
     let cards = |text: &str| -> Vec<crate::cards::Card> {
         text.split_whitespace()
             .map(|c| c.parse().unwrap())
@@ -348,8 +353,8 @@ fn standard_position(piles: [&str; 4], stock: &str) -> (Table, Layout, state::Po
     let removed = crate::cards::Card::all()
         .filter(|c| !placed.contains(c))
         .collect();
-    let table = Table::from_parts(piles, None, stock, removed, 0, Variant::Standard).unwrap();
-    let (lay, root) = Layout::new(&table, Variant::Standard, 0).unwrap();
+    let table = Table::from_parts(piles, None, stock, removed, 0, variant).unwrap();
+    let (lay, root) = Layout::new(&table, variant, 0).unwrap();
     (table, lay, root)
 }
 
@@ -692,4 +697,23 @@ fn dead_cards_from_the_start_end_a_lost_deal_at_once() {
     let outcome = solve(game.table(), Variant::Standard, 0, Budget::nodes(100_000));
     assert_eq!(outcome.winnable(), Some(false));
     assert_eq!(outcome.line_score(), 37);
+}
+
+/// The aces-only bound with aces free to move. Every pile holds an ace at its bottom, so no
+/// pile ever empties and no ace ever moves. 8♥, still to be dealt onto A♥ Q♣ K♦, has no
+/// higher heart but that A♥ below it, so it is dead. The no-move proof lets an ace under a
+/// card still to come move away first (it may, where a pile can empty), so it misses it.
+#[test]
+fn aces_only_an_ace_that_never_moves_keeps_the_card_dealt_onto_it() {
+    let (table, lay, root) = position(
+        Variant::AcesOnly,
+        ["AS 9C 3C", "AH QC", "AC 8S JS 8C", "AD JC"],
+        "2D KD 2S 10C KC 8H 5H 9S",
+    );
+    assert_eq!(lay.dead_cards_if_nothing_moves(&root, u32::MAX), Some(0));
+    let dead = lay.dead_cards(&root, u32::MAX, &mut 0) & !lay.ace_mask;
+    assert_dead(&lay, &root, &table, dead, "8H");
+    assert_eq!(dead.count_ones(), 1);
+    assert_eq!(lay.upper_bound(&root), 47);
+    assert_eq!(reference::best_score(&lay, root, 2_000_000), Some(47));
 }
