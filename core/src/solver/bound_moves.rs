@@ -417,11 +417,14 @@ impl Layout {
                 m &= m - 1;
                 let p = usize::from(at(&pile_of, x));
                 let is_ace = self.ace_mask & (1u64 << x) != 0;
-                let may_move = (free && (is_ace || !aces_only))
-                    || never_move & (1u64 << x) == 0
+                let may_move = if free {
+                    is_ace || !aces_only
+                } else {
+                    never_move & (1u64 << x) == 0
                         && (is_ace
                             || above_ace & (1u64 << x) != 0
-                            || shows(x) > ace_onto.get(p).copied().unwrap_or(NEVER));
+                            || shows(x) > ace_onto.get(p).copied().unwrap_or(NEVER))
+                };
                 if !may_move {
                     set(&mut moved, x, 0);
                     continue;
