@@ -2,7 +2,8 @@
 //! move. It serves where the no-move proof of [`Layout::dead_cards`] does not hold because a
 //! pile may become empty, in the standard variant with no joker left, when exactly one pile
 //! holds no ace on the table. With moves left out, it also sharpens the no-move proof (see
-//! "No card moves" below).
+//! "No card moves" below); with none of its facts, it serves where a search starts and in
+//! the aces-only variant (see "Any card may move").
 //!
 //! # Facts of the rules it stands on
 //! 1. *A pile that holds an ace is never empty.* An ace is never discarded and leaves a pile
@@ -79,10 +80,10 @@
 //! moved card may move on like an ace; no card is kept from justifying another. Every rule
 //! then only lists what the rules of the game allow, so the induction above holds for every
 //! line, with any number of piles holding an ace. It is much weaker than the analysis with
-//! the facts, but from the first deal it proves the cards that come too late: a card whose
-//! higher cards of its suit are all dealt after it, onto cards that cannot leave before the
-//! last deal, say. The search runs it once, on the position it starts from
-//! ([`Layout::dead_cards_from_the_start`]).
+//! the facts, but from the first deal it proves the cards that come too late. A last row of
+//! four suits, say: after the last deal no pile is empty and no top card has a higher card of
+//! its suit beside it, so none of the four is ever discarded. The search runs it once, on the
+//! position it starts from ([`Layout::dead_cards_from_the_start`]).
 //!
 //! In the aces-only variant only aces move, so the same analysis lets only aces move. There it
 //! is sharp everywhere (no non-ace ever leaves a pile but by discard), and the bound runs it
