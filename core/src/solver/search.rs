@@ -34,6 +34,12 @@
 //!    pile to another empty pile gives the same position with two piles swapped; with no deal to
 //!    come, piles are interchangeable, so the value is the same and the move is not searched.
 //! 4. **Win cut-off.** 48 is the highest score there is: the search stops at the first win.
+//! 5. **Nothing to do but deal.** A position with stock left, no discard, no empty place and no
+//!    joker has one line only: the deal. Its value is its deal's, so the search goes straight
+//!    on to the position after the deal, without a bound or a closure of its own (the bound
+//!    there is weaker than after the deal, which shows one more card on every pile: measured
+//!    on deals that take 2 to 3 million nodes to decide, 8-18% fewer nodes and 5-19% less
+//!    time).
 //!
 //! `reference.rs` holds the same question answered with none of these shortcuts, and the tests
 //! compare the two.
@@ -132,6 +138,17 @@ pub(crate) fn phase_actions(lay: &Layout, pos: &Pos, out: &mut Vec<Act>) -> bool
         Act::Discard(_) | Act::Joker(_) => true,
     });
     true
+}
+
+/// Whether dealing is the only action from `pos` (no discard, move or joker; stock left).
+pub(super) fn only_deal(lay: &Layout, pos: &Pos) -> bool {
+    let tops = lay.tops(pos);
+    if lay.discardable(&tops) != 0 || (lay.jokers_on && pos.jokers > 0) {
+        return false;
+    }
+    let places = if lay.variant.has_cell() { 5 } else { 4 };
+    let empty = tops.iter().take(places).any(|&t| t == NONE);
+    !empty
 }
 
 /// One position of a closure, with how it was reached.
@@ -336,6 +353,21 @@ impl<'a> Search<'a> {
             && (e.exact || e.value <= alpha)
         {
             return (e.value, e.exact);
+        }
+        if !final_phase && only_deal(lay, &pos) {
+            // Shortcut 5: the position is worth its deal's child.
+            self.tick();
+            if self.aborted {
+                return (WIN, false);
+            }
+            self.path.push(Act::Deal);
+            let (value, exact) = self.search(lay.apply(&pos, Act::Deal), depth + 1);
+            self.path.pop();
+            if self.aborted {
+                return (WIN, false);
+            }
+            self.remember(key, Entry { value, exact });
+            return (value, exact);
         }
         let ub = lay.upper_bound_counting(&pos, alpha, self.dead_from_the_start, &mut self.nodes);
         if ub <= alpha {

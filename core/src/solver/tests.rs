@@ -717,3 +717,34 @@ fn aces_only_an_ace_that_never_moves_keeps_the_card_dealt_onto_it() {
     assert_eq!(lay.upper_bound(&root), 47);
     assert_eq!(reference::best_score(&lay, root, 2_000_000), Some(47));
 }
+
+/// Shortcut 5: with nothing to do but deal, the search goes straight on to the deal's child,
+/// and the answer and its line stay those of the full search.
+#[test]
+fn a_position_with_nothing_to_do_but_deal_is_worth_its_deal() {
+    let (table, lay, root) = standard_position(
+        ["AC 3C 5S", "AH 7H", "9C 9D", "JC"],
+        "2S 3H 4C AD KS QH AS 8D",
+    );
+    assert!(search::only_deal(&lay, &root));
+    let reference = reference::best_score(&lay, root, 2_000_000);
+    let outcome = solve(&table, Variant::Standard, 0, Budget::unlimited());
+    assert_eq!(outcome.best_score(), reference);
+    assert_eq!(outcome.line().first(), Some(&Action::Deal));
+    // A discard, an empty pile or a joker left each give the player a choice.
+    let (_, lay, pos) = standard_position(["5S", "7H", "9C", "JS"], "AS AH AC AD");
+    assert!(!search::only_deal(&lay, &pos));
+    let (_, lay, pos) = standard_position(["5S", "7H", "9C", ""], "AS AH AC AD");
+    assert!(!search::only_deal(&lay, &pos));
+    let with_joker = Table::from_parts(
+        table.piles().clone(),
+        None,
+        table.stock_in_deal_order().collect(),
+        table.removed().to_vec(),
+        1,
+        Variant::Standard,
+    )
+    .unwrap();
+    let (lay, pos) = Layout::new(&with_joker, Variant::Standard, 1).unwrap();
+    assert!(!search::only_deal(&lay, &pos));
+}
