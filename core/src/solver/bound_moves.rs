@@ -72,6 +72,8 @@
 //! nothing, neither is ever derived to leave. These dead cards hold in lines where nothing
 //! moves; the caller proves that nothing ever moves with the no-move proof's test (every pile
 //! holds an ace or a card dead while nothing moves), given the dead cards of both proofs.
+//! The bound runs this one as a worklist (module `bound_frozen`), which reaches the same
+//! fixpoint with less work; the rounds here are its reference in the tests.
 //!
 //! # Any card may move
 //! With more than one pile without an ace, facts 2-6 do not hold (two piles may take turns
@@ -107,7 +109,7 @@ use crate::rules::PILE_COUNT;
 const NO_SLOT: u8 = u8::MAX;
 
 /// "Never", as a phase: past the last one (phases run from 0 to 13).
-const NEVER: u8 = 32;
+pub(super) const NEVER: u8 = 32;
 
 /// Rounds after which the analysis gives up (it then claims nothing, which is always true).
 /// A round changes at least one of about a hundred values, each at most 32 times; in the
@@ -115,17 +117,17 @@ const NEVER: u8 = 32;
 const MAX_ROUNDS: usize = 256;
 
 /// Phases from `from` on.
-fn from_on(from: u8) -> u32 {
+pub(super) fn from_on(from: u8) -> u32 {
     u32::MAX.checked_shl(u32::from(from)).unwrap_or(0)
 }
 
 /// Phases from `from` up to, not including, `until`.
-fn span(from: u8, until: u8) -> u32 {
+pub(super) fn span(from: u8, until: u8) -> u32 {
     from_on(from) & !from_on(until)
 }
 
 /// The first phase of a set, or [`NEVER`].
-fn first(phases: u32) -> u8 {
+pub(super) fn first(phases: u32) -> u8 {
     if phases == 0 {
         NEVER
     } else {
@@ -167,7 +169,9 @@ impl PileFacts {
 /// Which rules an analysis runs with (see the module docs).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
-    /// No pile is ever empty, so no move is derived ("No card moves").
+    /// No pile is ever empty, so no move is derived ("No card moves"). The bound computes
+    /// this one by a worklist (module `bound_frozen`); the rounds serve as its reference.
+    #[cfg_attr(not(test), allow(dead_code))]
     Frozen,
     /// Exactly one pile holds no ace on the table: facts 1-6 hold.
     OnePileWithoutAce,
@@ -178,6 +182,7 @@ enum Mode {
 
 /// Where an analysis ended: the cards it proves dead and, when it reached its fixpoint, each
 /// card's first discard phase there.
+#[derive(Debug, PartialEq, Eq)]
 pub(super) struct Fixpoint {
     /// Cards (slots) never discarded (0 when none is proven).
     pub dead: u64,
@@ -188,15 +193,23 @@ pub(super) struct Fixpoint {
 
 impl Fixpoint {
     /// Nothing proven, nothing to start from.
-    const NOTHING: Fixpoint = Fixpoint {
+    pub(super) const NOTHING: Fixpoint = Fixpoint {
         dead: 0,
         discard: None,
     };
+
+    /// A fixpoint reached, with its dead cards and each card's first discard phase.
+    pub(super) fn reached(dead: u64, discard: [u8; 64]) -> Fixpoint {
+        Fixpoint {
+            dead,
+            discard: Some(discard),
+        }
+    }
 }
 
 /// The cards of a pile's sequence `seq`, top first: its home cards from the highest slot
 /// down, then the moved-in card `foreign` (or [`NONE`]) at the bottom.
-fn top_down(seq: u64, foreign: u8) -> impl Iterator<Item = usize> {
+pub(super) fn top_down(seq: u64, foreign: u8) -> impl Iterator<Item = usize> {
     let moved_in = if foreign == NONE {
         0
     } else {
@@ -247,9 +260,11 @@ impl Layout {
         }
     }
 
-    /// The cards (slots) never discarded from `pos` in a line where nothing moves (see "No card
-    /// moves" in the module docs), 0 when none is proven, and where the analysis ended.
-    pub(super) fn dead_cards_frozen(&self, pos: &Pos, work: &mut u64) -> Fixpoint {
+    /// The analysis in rounds with no card moving ("No card moves" in the module docs): the
+    /// reference that the worklist the bound uses ([`Layout::dead_cards_frozen`], module
+    /// `bound_frozen`) is tested against.
+    #[cfg(test)]
+    pub(super) fn dead_cards_frozen_in_rounds(&self, pos: &Pos, work: &mut u64) -> Fixpoint {
         self.least_dead(pos, 1, work, Mode::Frozen, None)
     }
 

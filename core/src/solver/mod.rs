@@ -16,6 +16,7 @@
 
 mod beam;
 mod bound;
+mod bound_frozen;
 mod bound_moves;
 mod reference;
 mod search;

@@ -477,6 +477,8 @@ fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
                     let dead = lay.dead_cards_with_moves(&pos, 1, &mut 0) & !lay.ace_mask;
                     // Started from the no-move analysis's fixpoint, it ends at the same one.
                     let frozen = lay.dead_cards_frozen(&pos, &mut 0);
+                    // The no-move worklist reaches the fixpoint of the rounds, exactly.
+                    assert_eq!(frozen, lay.dead_cards_frozen_in_rounds(&pos, &mut 0));
                     assert_eq!(
                         lay.dead_cards_with_moves_after(&frozen, &pos, 1, &mut 0) & !lay.ace_mask,
                         dead
