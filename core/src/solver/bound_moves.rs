@@ -101,7 +101,7 @@
 //! with exactly the dead cards it would find from nothing, in fewer rounds. It cannot find a
 //! card the no-move analysis left alive, so when that one found too few, it does not run.
 
-use super::bound::foreign_cards;
+use super::bound::{NODES_PER_ROUND, foreign_cards};
 use super::state::{Layout, NONE, Pos, at};
 use crate::rules::PILE_COUNT;
 
@@ -391,7 +391,7 @@ impl Layout {
         let mut ace_onto = [NEVER; PILE_COUNT];
         let non_aces = alive & !self.ace_mask;
         for _ in 0..MAX_ROUNDS {
-            *work += 1;
+            *work += NODES_PER_ROUND;
             let leave = |x: usize| at(&discard, x).min(at(&moves, x));
             // Top phases, top down through each sequence, and each pile's empty phases.
             let mut piles = [PileFacts::default(); PILE_COUNT];

@@ -39,13 +39,15 @@ use state::{Act, Layout, Pos};
 
 pub use search::WIN as WINNING_SCORE;
 
-/// How much work one solve may do. Nodes are positions generated, plus the rounds of the
-/// bound's analyses (module `bound_moves`; a round costs about as much as a position). On the
-/// 2-core development machines one core searches about 3.6 million nodes a second when the
-/// machine is quiet, and about half that under load.
+/// How much work one solve may do. Nodes are positions generated, plus the work of the bound's
+/// analyses counted in positions that take as long (module `bound`: `EVALUATIONS_PER_NODE`,
+/// `NODES_PER_ROUND`), so that a budget takes about the same time on every deal. On the
+/// 2-core development machines one core gets through about 7 million nodes a second when
+/// the machine is quiet, and about half as many under load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Positions the search may generate (and bound rounds it may run) before it gives up.
+    /// Positions the search may generate (with the bound's work, counted as above) before it
+    /// gives up.
     pub nodes: u64,
     /// Wall-clock limit, if any. Results then depend on the machine's speed; node limits alone
     /// give the same answer everywhere.
@@ -53,15 +55,15 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The default node budget (standard and free-cell): at most 0.83 s per solve on 1,000
+    /// The default node budget (standard and free-cell): at most 0.81 s per solve on 1,000
     /// standard deals on a quiet development machine (both cores busy), a few seconds on a
-    /// slow phone. (At 2,200,000 nodes the slowest deal took 0.87 s; the same deal's time
-    /// varies by up to 15% between runs, and this leaves room for that.)
-    pub const DEFAULT_NODES: u64 = 2_100_000;
+    /// slow phone. (The same deal's time varies by up to 15% between runs; this leaves room
+    /// for that under 1 s.)
+    pub const DEFAULT_NODES: u64 = 4_600_000;
 
-    /// The default node budget in the aces-only variant: at most 0.80 s per solve on 600
+    /// The default node budget in the aces-only variant: at most 0.78 s per solve on 600
     /// aces-only deals, measured as above.
-    pub const ACES_ONLY_NODES: u64 = 2_400_000;
+    pub const ACES_ONLY_NODES: u64 = 7_200_000;
 
     /// The default budget for a variant.
     pub const fn default_for(variant: Variant) -> Budget {

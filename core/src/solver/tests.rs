@@ -599,7 +599,10 @@ fn cards_stay_dead_although_cards_can_move() {
         "{}",
         describe_bound(&lay, &root, &table)
     );
-    assert_eq!(lay.dead_cards_if_nothing_moves(&root, u32::MAX), None);
+    assert_eq!(
+        lay.dead_cards_if_nothing_moves(&root, u32::MAX, &mut 0),
+        None
+    );
     assert_eq!(
         lay.dead_cards(&root, u32::MAX, &mut 0) & !lay.ace_mask,
         with_moves
@@ -618,7 +621,10 @@ fn a_card_under_an_ace_is_not_justified_by_one_under_another_ace() {
         ["AH AC 10C KS", "QS 3H JH AS", "KD 6D 9S", "KC 5S JS AD"],
         "4D 3C 9D 10H",
     );
-    assert_eq!(lay.dead_cards_if_nothing_moves(&root, u32::MAX), None);
+    assert_eq!(
+        lay.dead_cards_if_nothing_moves(&root, u32::MAX, &mut 0),
+        None
+    );
     let dead = lay.dead_cards_with_moves(&root, 1, &mut 0) & !lay.ace_mask;
     assert_dead(&lay, &root, &table, dead, "JH");
     // Q♠, 3♥ and J♥ under A♠ are all dead, and that is exact.
@@ -636,7 +642,10 @@ fn a_card_under_an_ace_is_not_justified_by_one_under_another_ace() {
 fn cards_that_wait_for_each_other_are_dead() {
     let (table, lay, root) =
         standard_position(["AC 8S 5H", "AD 9H 3S", "AH KC", "AS KD"], "4C 4D QC QD");
-    assert_eq!(lay.dead_cards_if_nothing_moves(&root, u32::MAX), Some(0));
+    assert_eq!(
+        lay.dead_cards_if_nothing_moves(&root, u32::MAX, &mut 0),
+        Some(0)
+    );
     let dead = lay.dead_cards_frozen(&root, &mut 0).dead & !lay.ace_mask;
     for card in ["5H", "3S", "8S", "9H"] {
         assert_dead(&lay, &root, &table, dead, card);
@@ -662,7 +671,10 @@ fn cards_under_the_upper_of_two_aces_never_move() {
         ],
         "4D 3C 9D 10H",
     );
-    assert_eq!(lay.dead_cards_if_nothing_moves(&root, u32::MAX), None);
+    assert_eq!(
+        lay.dead_cards_if_nothing_moves(&root, u32::MAX, &mut 0),
+        None
+    );
     let dead = lay.dead_cards_with_moves(&root, 1, &mut 0) & !lay.ace_mask;
     for card in ["JH", "3H"] {
         assert_dead(&lay, &root, &table, dead, card);
@@ -712,7 +724,10 @@ fn aces_only_an_ace_that_never_moves_keeps_the_card_dealt_onto_it() {
         ["AS 9C 3C", "AH QC", "AC 8S JS 8C", "AD JC"],
         "2D KD 2S 10C KC 8H 5H 9S",
     );
-    assert_eq!(lay.dead_cards_if_nothing_moves(&root, u32::MAX), Some(0));
+    assert_eq!(
+        lay.dead_cards_if_nothing_moves(&root, u32::MAX, &mut 0),
+        Some(0)
+    );
     let dead = lay.dead_cards(&root, u32::MAX, &mut 0) & !lay.ace_mask;
     assert_dead(&lay, &root, &table, dead, "8H");
     assert_eq!(dead.count_ones(), 1);
