@@ -60,10 +60,10 @@ impl Layout {
         )
     }
 
-    /// [`Layout::upper_bound_against`], adding to `work` the rounds the analyses of module
-    /// `bound_moves` took: a search counts them into its budget, since one round costs about as
-    /// much as generating a position. `known_dead` are cards already proven dead in every line
-    /// through `pos` (see [`Layout::dead_cards_from_the_start`]).
+    /// [`Layout::upper_bound_against`], adding to `work` what its analyses took, in positions
+    /// of the search that take as long ([`EVALUATIONS_PER_NODE`], [`NODES_PER_ROUND`]): a
+    /// search counts it into its budget. `known_dead` are cards already proven dead in every
+    /// line through `pos` (see [`Layout::dead_cards_from_the_start`]).
     pub fn upper_bound_counting(
         &self,
         pos: &Pos,
@@ -161,7 +161,7 @@ impl Layout {
     /// become empty and cards may move: the move-aware proof takes over. In the free-cell
     /// variant, or with jokers left (they remove any card), nothing is claimed.
     ///
-    /// The rounds of the analyses of `bound_moves` are added to `work`.
+    /// The analyses' work, in positions of the search, is added to `work`.
     pub fn dead_cards(&self, pos: &Pos, enough: u32, work: &mut u64) -> u64 {
         if self.claims_nothing(pos) {
             return 0;
@@ -236,7 +236,8 @@ impl Layout {
     }
 
     /// The no-move proof of [`Layout::dead_cards`]: `None` when it does not hold (in the
-    /// standard variant, when a pile may become empty).
+    /// standard variant, when a pile may become empty). Its work, in positions of the search,
+    /// is added to `work`.
     pub(super) fn dead_cards_if_nothing_moves(
         &self,
         pos: &Pos,

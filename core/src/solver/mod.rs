@@ -126,7 +126,8 @@ pub enum SolveResult {
 pub struct SolveOutcome {
     /// The answer.
     pub result: SolveResult,
-    /// Positions generated, plus the rounds of the bound's analyses (see [`Budget`]).
+    /// Positions generated, plus the work of the bound's analyses counted in positions (see
+    /// [`Budget`]).
     pub nodes: u64,
     /// Time taken.
     pub elapsed: Duration,

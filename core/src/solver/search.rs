@@ -177,7 +177,8 @@ struct Entry {
 pub(crate) struct Search<'a> {
     lay: &'a Layout,
     tt: KeyMap<Entry>,
-    /// Nodes expanded (closure positions generated), plus the rounds of the bound's analyses.
+    /// Nodes expanded (closure positions generated), plus the work of the bound's analyses
+    /// counted in positions (see [`super::Budget`]).
     pub nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
