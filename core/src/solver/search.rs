@@ -37,9 +37,8 @@
 //! 5. **Nothing to do but deal.** A position with stock left, no discard, no empty place and no
 //!    joker has one line only: the deal. Its value is its deal's, so the search goes straight
 //!    on to the position after the deal, without a bound or a closure of its own (the bound
-//!    there is weaker than after the deal, which shows one more card on every pile: measured
-//!    on deals that take 2 to 3 million nodes to decide, 8-18% fewer nodes and 5-19% less
-//!    time).
+//!    there is weaker than after the deal, which shows one more card on every pile). On eight
+//!    hard lost deals it saved 7.5% of the time on average (from 3% more to 18% less).
 //!
 //! `reference.rs` holds the same question answered with none of these shortcuts, and the tests
 //! compare the two.
