@@ -118,15 +118,6 @@ impl Layout {
             }
         }
         *work += nodes_for_evaluations(evaluations);
-        let mut dead = 0u64;
-        let mut m = non_aces;
-        while m != 0 {
-            let x = m.trailing_zeros() as usize;
-            m &= m - 1;
-            if at(&discard, x) == NEVER {
-                dead |= 1u64 << x;
-            }
-        }
-        Fixpoint::reached(dead, discard)
+        Fixpoint::reached(non_aces, discard)
     }
 }

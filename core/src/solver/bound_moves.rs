@@ -198,8 +198,18 @@ impl Fixpoint {
         discard: None,
     };
 
-    /// A fixpoint reached, with its dead cards and each card's first discard phase.
-    pub(super) fn reached(dead: u64, discard: [u8; 64]) -> Fixpoint {
+    /// The fixpoint reached with each card's first `discard` phase: its dead cards are the
+    /// `non_aces` never discarded.
+    pub(super) fn reached(non_aces: u64, discard: [u8; 64]) -> Fixpoint {
+        let mut dead = 0u64;
+        let mut m = non_aces;
+        while m != 0 {
+            let x = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if at(&discard, x) == NEVER {
+                dead |= 1u64 << x;
+            }
+        }
         Fixpoint {
             dead,
             discard: Some(discard),
@@ -554,19 +564,7 @@ impl Layout {
                 return Fixpoint::NOTHING;
             }
             if !changed {
-                let mut dead = 0u64;
-                let mut m = non_aces;
-                while m != 0 {
-                    let x = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    if at(&discard, x) == NEVER {
-                        dead |= 1u64 << x;
-                    }
-                }
-                return Fixpoint {
-                    dead,
-                    discard: Some(discard),
-                };
+                return Fixpoint::reached(non_aces, discard);
             }
         }
         Fixpoint::NOTHING
