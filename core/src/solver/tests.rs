@@ -477,8 +477,10 @@ fn check_bounds_deep_in_the_tree(positions: usize, seed: u64) {
                     let dead = lay.dead_cards_with_moves(&pos, 1, &mut 0) & !lay.ace_mask;
                     // Started from the no-move analysis's fixpoint, it ends at the same one.
                     let frozen = lay.dead_cards_frozen(&pos, &mut 0);
-                    // The no-move worklist reaches the fixpoint of the rounds, exactly.
+                    // The no-move worklist reaches the fixpoint of the rounds, exactly, and the
+                    // rounds that recompute only what changed end where full rounds do.
                     assert_eq!(frozen, lay.dead_cards_frozen_in_rounds(&pos, &mut 0));
+                    assert!(lay.rounds_agree_with_full_rounds(&pos));
                     assert_eq!(
                         lay.dead_cards_with_moves_after(&frozen, &pos, 1, &mut 0) & !lay.ace_mask,
                         dead
