@@ -98,8 +98,9 @@
 //! pile's facts and its cards' `top` depend only on when its own cards can leave; a card's
 //! move facts on its `top`, on the other piles' facts and on when aces can arrive; a card's
 //! discard on the `top` and `moved` of the cards of its suit. So the rounds end where full
-//! rounds do, after as many rounds, in 3-28% less time; the tests check it on every position
-//! the bounds stress test samples.
+//! rounds do, after as many rounds, in up to 15% less time in the standard variant and about
+//! a fifth less in aces-only; the tests check it on every position the bounds stress test
+//! samples.
 //!
 //! # Starting from the no-move fixpoint
 //! Each rule only adds phases as the cards' first discard and move phases get earlier (a

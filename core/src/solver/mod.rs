@@ -55,7 +55,7 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The default node budget (standard and free-cell): at most 0.81 s per solve on 1,000
+    /// The default node budget (standard and free-cell): at most 0.82 s per solve on 1,000
     /// standard deals on a quiet development machine (both cores busy), a few seconds on a
     /// slow phone. (The same deal's time varies by up to 15% between runs; this leaves room
     /// for that under 1 s.)
