@@ -139,7 +139,8 @@ pub(crate) fn phase_actions(lay: &Layout, pos: &Pos, out: &mut Vec<Act>) -> bool
     true
 }
 
-/// Whether dealing is the only action from `pos` (no discard, move or joker; stock left).
+/// Whether dealing would be the only action from `pos`: no discard, no empty place to move a
+/// card to, no joker left (the caller checks that there is stock to deal).
 pub(super) fn only_deal(lay: &Layout, pos: &Pos) -> bool {
     let tops = lay.tops(pos);
     if lay.discardable(&tops) != 0 || (lay.jokers_on && pos.jokers > 0) {
