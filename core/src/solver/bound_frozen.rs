@@ -17,7 +17,7 @@
 //! the work: on the search's calls of four hard deals, 30-44% of the card evaluations.
 
 use super::bound::nodes_for_evaluations;
-use super::bound_moves::{Fixpoint, NEVER, first, from_on, span, top_down};
+use super::bound_moves::{Fixpoint, NEVER, first, from_on, pile_of_slots, span, top_down};
 use super::state::{Layout, NONE, Pos, at};
 use crate::rules::{PILE_COUNT, Variant};
 
@@ -35,17 +35,7 @@ impl Layout {
         let seq = self.sequences(pos);
         let now = pos.dealt;
         let real = span(now, self.row_count.saturating_add(1));
-        let mut pile_of = [0u8; 64];
-        for (p, &s) in seq.iter().enumerate() {
-            let mut m = s;
-            while m != 0 {
-                let x = m.trailing_zeros() as usize;
-                m &= m - 1;
-                if let Some(slot) = pile_of.get_mut(x) {
-                    *slot = p as u8;
-                }
-            }
-        }
+        let pile_of = pile_of_slots(&seq);
         let mut discard = [NEVER; 64];
         let mut top = [0u32; 64];
         // Each pile's tops, top down; returns the cards whose top phases changed.

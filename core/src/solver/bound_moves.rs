@@ -228,6 +228,20 @@ impl Fixpoint {
     }
 }
 
+/// Each slot's pile, from the piles' sequences ([`Layout::sequences`]).
+pub(super) fn pile_of_slots(seq: &[u64; PILE_COUNT]) -> [u8; 64] {
+    let mut pile_of = [0u8; 64];
+    for (p, &s) in seq.iter().enumerate() {
+        let mut m = s;
+        while m != 0 {
+            let x = m.trailing_zeros() as usize;
+            m &= m - 1;
+            set(&mut pile_of, x, p as u8);
+        }
+    }
+    pile_of
+}
+
 /// The cards of a pile's sequence `seq`, top first: its home cards from the highest slot
 /// down, then the moved-in card `foreign` (or [`NONE`]) at the bottom.
 pub(super) fn top_down(seq: u64, foreign: u8) -> impl Iterator<Item = usize> {
@@ -343,7 +357,7 @@ impl Layout {
         let mut above_ace = 0u64;
         let mut two_aces = [false; PILE_COUNT];
         let mut without_ace = 0;
-        let mut pile_of = [0u8; 64];
+        let pile_of = pile_of_slots(&seq);
         for (p, s) in seq.iter().enumerate() {
             let moved_in = *s & foreign;
             let aces = *s & self.ace_mask;
@@ -364,12 +378,6 @@ impl Layout {
                         *t = true;
                     }
                 }
-            }
-            let mut m = *s;
-            while m != 0 {
-                let x = m.trailing_zeros() as usize;
-                m &= m - 1;
-                set(&mut pile_of, x, p as u8);
             }
         }
         if mode == Mode::OnePileWithoutAce && without_ace != 1 {
