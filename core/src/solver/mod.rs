@@ -18,6 +18,7 @@ mod beam;
 mod bound;
 mod bound_frozen;
 mod bound_moves;
+mod final_phase;
 mod reference;
 mod search;
 mod state;

@@ -39,6 +39,15 @@
 //!    on to the position after the deal, without a bound or a closure of its own (the bound
 //!    there is weaker than after the deal, which shows one more card on every pile). On eight
 //!    hard lost deals it saved 7.5% of the time on average (from 3% more to 18% less).
+//! 6. **The last phase on a smaller graph** (module `final_phase`). After the last deal, in the
+//!    standard and aces-only variants with no joker left, a position's exact value comes from
+//!    a graph of "every discard played" positions linked by moves onto the first empty pile
+//!    (shortcuts 1 and 3, and empty piles being interchangeable, keep it exact). It replaces
+//!    the bound and the closure there, unless the value beats the best score so far: then the
+//!    closure runs for the line. It is not stored in the table: recomputing costs less than
+//!    the table's room (measured: 8-15% more instructions at the same budget with it stored).
+//!    On deals 1-1,000 at the default budget: 7 more deals decided, no answer changed, 12%
+//!    less time.
 //!
 //! `reference.rs` holds the same question answered with none of these shortcuts, and the tests
 //! compare the two.
@@ -47,6 +56,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
+use super::final_phase::FinalBuffers;
 use super::state::{Act, Layout, NONE, Pos, at};
 use crate::rules::PILE_COUNT;
 
@@ -192,6 +202,7 @@ pub(crate) struct Search<'a> {
     pub dead_from_the_start: u64,
     path: Vec<Act>,
     pools: Vec<Closure>,
+    final_buffers: FinalBuffers,
     found: bool,
 }
 
@@ -210,6 +221,7 @@ impl<'a> Search<'a> {
             dead_from_the_start: 0,
             path: Vec::new(),
             pools: Vec::new(),
+            final_buffers: FinalBuffers::default(),
             found: false,
         }
     }
@@ -355,6 +367,21 @@ impl<'a> Search<'a> {
         {
             return (e.value, e.exact);
         }
+        if final_phase && lay.final_phase_applies(&pos) {
+            // Shortcut 6: the exact value on the smaller graph. Only a new best score needs
+            // the closure below, for its line.
+            let mut buffers = std::mem::take(&mut self.final_buffers);
+            let value = lay.best_final_score(&pos, &mut buffers, || {
+                self.tick();
+                !self.aborted
+            });
+            self.final_buffers = buffers;
+            match value {
+                None => return (WIN, false),
+                Some(value) if value <= self.best && self.found => return (value, true),
+                Some(_) => {}
+            }
+        }
         if !final_phase && only_deal(lay, &pos) {
             // Shortcut 5: the position is worth its deal's child.
             self.tick();
@@ -370,11 +397,14 @@ impl<'a> Search<'a> {
             self.remember(key, Entry { value, exact });
             return (value, exact);
         }
-        let ub = lay.upper_bound_counting(&pos, alpha, self.dead_from_the_start, &mut self.nodes);
+        // After the last deal the bound is never needed: shortcut 6 has valued the position
+        // (and found it beats `alpha`), or the bound claims nothing (free cell, jokers left).
+        let ub = if final_phase {
+            WIN
+        } else {
+            lay.upper_bound_counting(&pos, alpha, self.dead_from_the_start, &mut self.nodes)
+        };
         if ub <= alpha {
-            if final_phase {
-                return (ub, false);
-            }
             self.remember(
                 key,
                 Entry {

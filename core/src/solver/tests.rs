@@ -142,7 +142,12 @@ fn solutions_replay_through_game_to_the_claimed_status_and_score() {
 }
 
 /// A random position of a random deck with at most `rows_left` stock rows left.
-fn random_position(rng: &mut Rng, variant: Variant, jokers: u8, rows_left: usize) -> Game {
+pub(crate) fn random_position(
+    rng: &mut Rng,
+    variant: Variant,
+    jokers: u8,
+    rows_left: usize,
+) -> Game {
     let number = rng.next();
     let mut game = Game::new(GameSetup::numbered(number, variant, jokers));
     while game.table().stock_len() > rows_left * 4 && !game.status().is_over() {
