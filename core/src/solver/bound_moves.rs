@@ -71,7 +71,9 @@
 //! 9♥, where only 9♥ beats 5♥ and only 8♠ beats 3♠) keep each other alive there. Starting from
 //! nothing, neither is ever derived to leave. These dead cards hold in lines where nothing
 //! moves; the caller proves that nothing ever moves with the no-move proof's test (every pile
-//! holds an ace or a card dead while nothing moves), given the dead cards of both proofs.
+//! holds an ace or a card dead while nothing moves), given these dead cards. As the least
+//! fixpoint of rules that the no-move proof's own fixpoint also satisfies, it finds every card
+//! that proof finds, so before the last deal of a standard game it replaces it.
 //! The bound runs this one as a worklist (module `bound_frozen`), which reaches the same
 //! fixpoint with less work; the rounds here are its reference in the tests.
 //!
