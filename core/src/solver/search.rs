@@ -305,7 +305,6 @@ impl<'a> Search<'a> {
             act: Act::Deal,
         });
         pool.seen.insert(lay.key(&start), ());
-        let stock_empty = lay.stock_empty(&start);
         let mut acts = Vec::new();
         // Breadth first, so that the path to every position is a shortest one.
         let mut next_index = 0u32;
@@ -334,8 +333,7 @@ impl<'a> Search<'a> {
                 }
                 continue;
             }
-            pool.candidates
-                .push((index, order_key(lay, &pos, stock_empty)));
+            pool.candidates.push((index, order_key_now(lay, &pos)));
             for &act in &acts {
                 push(&mut pool, act);
             }
@@ -526,15 +524,28 @@ pub(crate) fn append_path(
     }
 }
 
-/// Move ordering: try first the positions that look best: the score after the next deal and
-/// the discards it allows at once, then empty piles, then aces at the bottom of piles.
+/// Move ordering for the beam probes: try first the positions that look best: the score after
+/// the next deal and the discards it allows at once, then empty piles, then aces at the bottom
+/// of piles.
 pub(crate) fn order_key(lay: &Layout, pos: &Pos, stock_empty: bool) -> u32 {
     let ahead = if stock_empty {
         *pos
     } else {
         lay.discard_all(&lay.apply(pos, Act::Deal))
     };
-    let score = u32::from(lay.score(&ahead));
+    u32::from(lay.score(&ahead)) * 64 + shape_key(lay, pos)
+}
+
+/// Move ordering for the exact search: [`order_key`] without the look at the next deal. The
+/// search tries every candidate its bound lets through, whatever the order, so the look-ahead
+/// bought little there for its cost (deals 1-1,000 at the default budget: the same answers,
+/// one more deal decided, 5% less time without it).
+fn order_key_now(lay: &Layout, pos: &Pos) -> u32 {
+    u32::from(lay.score(pos)) * 64 + shape_key(lay, pos)
+}
+
+/// The tie-breaks of the move orderings: empty piles first, then aces at the bottom of piles.
+fn shape_key(lay: &Layout, pos: &Pos) -> u32 {
     let mut empty = 0u32;
     let mut ace_bottoms = 0u32;
     for p in 0..PILE_COUNT {
@@ -555,5 +566,5 @@ pub(crate) fn order_key(lay: &Layout, pos: &Pos, stock_empty: bool) -> u32 {
             }
         }
     }
-    score * 64 + empty * 8 + ace_bottoms
+    empty * 8 + ace_bottoms
 }
