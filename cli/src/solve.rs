@@ -21,7 +21,7 @@ line in the scripted syntax (deal, discard 3, move 1 4, move 2 cell, joker 2).
   --jokers J      jokers the game starts with (default 0)
   --budget NODES  positions the search may generate, counting the bound's analyses as the
                   positions they take as long as (default 4600000, 8600000 in aces-only:
-                  under 1 s)
+                  about 1 s on a desktop; --time-ms sets a hard limit)
   --time-ms MS    also stop after MS milliseconds
   --json          print one JSON object
 

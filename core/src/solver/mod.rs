@@ -57,13 +57,14 @@ pub struct Budget {
 
 impl Budget {
     /// The default node budget (standard and free-cell): at most 0.82 s per solve on 1,000
-    /// standard deals on a quiet development machine (both cores busy), a few seconds on a
-    /// slow phone. (The same deal's time varies by up to 15% between runs; this leaves room
-    /// for that under 1 s.)
+    /// standard deals on a quiet development machine (both cores busy) when it was set, a few
+    /// seconds on a slow phone. (The same deal's time varies by up to 15% between runs; this
+    /// leaves room for that under 1 s.) Machines differ: a slower one later took up to 1.6 s
+    /// (1.9 s before the last phase got its own valuation, shortcut 6 of the search).
     pub const DEFAULT_NODES: u64 = 4_600_000;
 
     /// The default node budget in the aces-only variant: at most 0.78 s per solve on 600
-    /// aces-only deals, measured as above.
+    /// aces-only deals, measured as above (1.2 s on the slower machine).
     pub const ACES_ONLY_NODES: u64 = 8_600_000;
 
     /// The default budget for a variant.
